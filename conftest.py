@@ -1,0 +1,1 @@
+"""Repo-level pytest configuration for the project's own suites."""

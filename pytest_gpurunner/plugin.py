@@ -1,0 +1,1 @@
+"""pytest hooks of the gpurunner plug-in (options, ini keys, markers, collection)."""
