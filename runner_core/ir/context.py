@@ -1,0 +1,154 @@
+"""The xDSL context of the runner: exactly the dialects it understands, loaded lazily.
+
+Each dialect is registered as a factory and imported only when the parser
+first meets one of its ops or attributes, so a CPU-only program never pays
+for importing `gpu`, `async` or `llvm`.  Where xDSL's dialect lacks MLIR's
+syntax or ops, the factory returns our own Dialect object (modules under
+`runner_core.ir.dialects`), registered under the same name in its place.
+
+Bare op names from the 2021 standard dialect (`constant`, `alloc`, `addi`,
+...) resolve through the `std` pseudo-dialect (see `dialects/legacy.py`)
+only when nothing else claims them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.context import Context
+from xdsl.ir import Dialect, Operation
+
+
+def _builtin() -> Dialect:
+    from xdsl.dialects.builtin import Builtin
+
+    return Builtin
+
+
+def _func() -> Dialect:
+    from runner_core.ir.dialects.func_ext import Func
+
+    return Func
+
+
+def _arith() -> Dialect:
+    from runner_core.ir.dialects.arith_ext import Arith
+
+    return Arith
+
+
+def _math() -> Dialect:
+    from xdsl.dialects.math import Math
+
+    return Math
+
+
+def _cf() -> Dialect:
+    from xdsl.dialects.cf import Cf
+
+    return Cf
+
+
+def _memref() -> Dialect:
+    from runner_core.ir.dialects.memref_ext import MemRef
+
+    return MemRef
+
+
+def _scf() -> Dialect:
+    from runner_core.ir.dialects.scf_ext import Scf
+
+    return Scf
+
+
+def _vector() -> Dialect:
+    from runner_core.ir.dialects.vector_ext import Vector
+
+    return Vector
+
+
+def _index() -> Dialect:
+    from runner_core.ir.dialects.index_dialect import Index
+
+    return Index
+
+
+def _llvm() -> Dialect:
+    from xdsl.dialects.llvm import LLVM
+
+    return LLVM
+
+
+def _std() -> Dialect:
+    from runner_core.ir.dialects.legacy import Std
+
+    return Std
+
+
+# name -> factory.  Extended (not replaced) by `register_dialect_factory`.
+DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
+    "builtin": _builtin,
+    "func": _func,
+    "arith": _arith,
+    "math": _math,
+    "cf": _cf,
+    "memref": _memref,
+    "scf": _scf,
+    "vector": _vector,
+    "index": _index,
+    "llvm": _llvm,
+    "std": _std,
+}
+
+LEGACY_DIALECT = "std"
+
+
+class RunnerContext(Context):
+    """An xDSL Context that falls back to the 2021 op names for bare identifiers."""
+
+    def get_optional_op(self, name: str, *,
+                        dialect_stack: Sequence[str] = ()) -> type[Operation] | None:
+        if "." in name:
+            return super().get_optional_op(name, dialect_stack=dialect_stack)
+        # Put `std` first so it is tried last: any real dialect on the stack wins.
+        return super().get_optional_op(name, dialect_stack=(LEGACY_DIALECT, *dialect_stack))
+
+    def clone(self) -> RunnerContext:
+        new = RunnerContext(self.allow_unregistered)
+        new._loaded_dialects = self._loaded_dialects.copy()
+        new._loaded_ops = self._loaded_ops.copy()
+        new._loaded_attrs = self._loaded_attrs.copy()
+        new._loaded_types = self._loaded_types.copy()
+        new._registered_dialects = self._registered_dialects.copy()
+        return new
+
+
+def make_context(*, allow_unregistered: bool = False) -> RunnerContext:
+    """A fresh context with every runner dialect registered (none loaded yet)."""
+    ctx = RunnerContext(allow_unregistered=allow_unregistered)
+    for name, factory in DIALECT_FACTORIES.items():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+def register_dialect_factory(name: str, factory: Callable[[], Dialect]) -> None:
+    """Let another part of the runner add a dialect to every context made afterwards."""
+    if name in DIALECT_FACTORIES:
+        raise ValueError(f"dialect {name!r} is already registered")
+    DIALECT_FACTORIES[name] = factory
+    _SHARED.clear()
+
+
+_SHARED: dict[bool, RunnerContext] = {}
+
+
+def shared_context(*, allow_unregistered: bool = False) -> RunnerContext:
+    """One context per process for parsing: dialects loaded once stay loaded.
+
+    Parsing only adds loaded dialects to a context, so sharing it is safe and
+    makes the second parse in a process (the warm path) skip all loading.
+    """
+    ctx = _SHARED.get(allow_unregistered)
+    if ctx is None:
+        ctx = _SHARED[allow_unregistered] = make_context(allow_unregistered=allow_unregistered)
+    return ctx

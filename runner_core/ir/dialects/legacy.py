@@ -1,0 +1,183 @@
+"""The 2021 standard-dialect syntax, upgraded to today's ops while parsing.
+
+Tests written in early 2021 (the project's seed among them) spell ops without
+a dialect prefix: `func @f`, `constant 0 : index`, `alloc(%n)`, `addi`,
+`memref_cast`, `call`, `return`, `cmpi "slt", ...`.  Instead of rewriting the
+text (which would shift the columns every diagnostic points at), each old name
+is an op of a pseudo-dialect `std` whose `parse` reads the old syntax and
+returns the modern op.  No `std.*` op ever appears in the parsed IR.
+
+The context resolves a bare name it does not otherwise know through this
+dialect (`runner_core.ir.context`), so the upgrade happens only where old
+names occur.  Every upgrade is recorded in `UPGRADE_LOG` (a context variable
+the parser sets per file) so `-v` can show what was rewritten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, cf, func, math
+from xdsl.dialects.builtin import IntegerAttr, i64
+from xdsl.ir import Dialect, Operation
+from xdsl.irdl import IRDLOperation, irdl_op_definition
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import VerifyException
+
+from runner_core.ir.dialects import memref_ext as memref
+
+
+@dataclass(frozen=True)
+class Upgrade:
+    """One rewritten op: where it was, the 2021 name, the name it became."""
+
+    offset: int
+    old: str
+    new: str
+
+
+UPGRADE_LOG: ContextVar[list[Upgrade] | None] = ContextVar("UPGRADE_LOG", default=None)
+
+
+def _record(parser: Parser, old: str, new: str) -> None:
+    log = UPGRADE_LOG.get()
+    if log is None:
+        return
+    starts = getattr(parser, "op_starts", None)
+    offset = starts[-1] if starts else parser.pos
+    log.append(Upgrade(offset, old, new))
+
+
+# -- parse adaptors ---------------------------------------------------------------
+
+def _delegate(target: type[Operation]) -> Callable[[Parser], Operation]:
+    return target.parse
+
+
+_CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+_CMPF_PREDICATES = ("false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt",
+                    "uge", "ult", "ule", "une", "uno", "true")
+
+
+def _parse_predicate(parser: Parser, allowed: tuple[str, ...], opname: str) -> int:
+    pos = parser.pos
+    word = parser.parse_optional_str_literal()
+    if word is None:
+        word = parser.parse_identifier()
+    if word not in allowed:
+        parser.raise_error(f"{opname}: unknown predicate '{word}'", pos)
+    return allowed.index(word)
+
+
+def _parse_cmp(opname: str, allowed: tuple[str, ...], cls: type[Operation]):
+    def parse(parser: Parser) -> Operation:
+        pred = _parse_predicate(parser, allowed, opname)
+        parser.parse_punctuation(",")
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ty = parser.parse_type()
+        op = cls(parser.resolve_operand(a, ty), parser.resolve_operand(b, ty), pred)
+        op.attributes.update(attrs)
+        return op
+    return parse
+
+
+def _parse_constant(parser: Parser) -> Operation:
+    """`constant 1 : i32` is arith.constant; `constant @f : (i32) -> i32` func.constant."""
+    if parser.parse_optional_symbol_name() is not None:
+        parser.raise_error("legacy 'constant @symbol' (func.constant) is not supported")
+    return arith.ConstantOp.parse(parser)
+
+
+def _parse_atomic_rmw(parser: Parser) -> Operation:
+    """`atomic_rmw "addf" %v, %m[%i] : (f32, memref<?xf32>) -> f32` (kind as a string)."""
+    pos = parser.pos
+    kind = parser.parse_optional_str_literal()
+    if kind is None:
+        kind = parser.parse_identifier()
+    if kind not in memref.AtomicRMWOp.KINDS:
+        parser.raise_error(f"atomic_rmw: unknown kind '{kind}'", pos)
+    op = memref.AtomicRMWOp.parse_after_kind(parser, kind)
+    op.properties["kind"] = IntegerAttr(memref.AtomicRMWOp.KINDS.index(kind), i64)
+    return op
+
+
+# old name -> (modern name, parser producing the modern op)
+_TABLE: dict[str, tuple[str, Callable[[Parser], Operation]]] = {
+    "func": ("func.func", _delegate(func.FuncOp)),
+    "return": ("func.return", _delegate(func.ReturnOp)),
+    "call": ("func.call", _delegate(func.CallOp)),
+    "constant": ("arith.constant", _parse_constant),
+    "cmpi": ("arith.cmpi", _parse_cmp("cmpi", _CMPI_PREDICATES, arith.CmpiOp)),
+    "cmpf": ("arith.cmpf", _parse_cmp("cmpf", _CMPF_PREDICATES, arith.CmpfOp)),
+    "atomic_rmw": ("memref.atomic_rmw", _parse_atomic_rmw),
+}
+
+_RENAMES = {
+    # arith
+    "addi": arith.AddiOp, "subi": arith.SubiOp, "muli": arith.MuliOp,
+    "addf": arith.AddfOp, "subf": arith.SubfOp, "mulf": arith.MulfOp, "divf": arith.DivfOp,
+    "negf": arith.NegfOp, "and": arith.AndIOp, "or": arith.OrIOp, "xor": arith.XOrIOp,
+    "shift_left": arith.ShLIOp, "shift_right_signed": arith.ShRSIOp,
+    "shift_right_unsigned": arith.ShRUIOp,
+    "divi_signed": arith.DivSIOp, "divi_unsigned": arith.DivUIOp,
+    "remi_signed": arith.RemSIOp, "remi_unsigned": arith.RemUIOp,
+    "ceildivi_signed": arith.CeilDivSIOp, "floordivi_signed": arith.FloorDivSIOp,
+    "select": arith.SelectOp, "index_cast": arith.IndexCastOp,
+    "sitofp": arith.SIToFPOp, "uitofp": arith.UIToFPOp, "fptosi": arith.FPToSIOp,
+    "fptoui": arith.FPToUIOp, "fpext": arith.ExtFOp, "fptrunc": arith.TruncFOp,
+    "sexti": arith.ExtSIOp, "zexti": arith.ExtUIOp, "trunci": arith.TruncIOp,
+    "bitcast": arith.BitcastOp,
+    # math (moved out of std during 2021)
+    "absf": math.AbsFOp, "ceilf": math.CeilOp, "floorf": math.FloorOp,
+    "copysign": math.CopySignOp, "exp": math.ExpOp, "exp2": math.Exp2Op, "log": math.LogOp,
+    "log2": math.Log2Op, "log10": math.Log10Op, "sqrt": math.SqrtOp, "rsqrt": math.RsqrtOp,
+    "tanh": math.TanhOp, "cos": math.CosOp, "sin": math.SinOp, "atan": math.AtanOp,
+    "atan2": math.Atan2Op, "powf": math.PowFOp, "fmaf": math.FmaOp,
+    # memref (moved out of std in 2021)
+    "alloc": memref.AllocOp, "alloca": memref.AllocaOp, "dealloc": memref.DeallocOp,
+    "load": memref.LoadOp, "store": memref.StoreOp, "dim": memref.DimOp,
+    "rank": memref.RankOp, "view": memref.ViewOp, "subview": memref.SubviewOp,
+    "memref_cast": memref.CastOp, "memref_reinterpret_cast": memref.ReinterpretCastOp,
+    "global_memref": memref.GlobalOp, "get_global_memref": memref.GetGlobalOp,
+    "assume_alignment": memref.AssumeAlignmentOp,
+    # cf (control flow moved out of std in 2022)
+    "br": cf.BranchOp, "cond_br": cf.ConditionalBranchOp, "assert": cf.AssertOp,
+    "switch": cf.SwitchOp,
+}
+
+for _old, _cls in _RENAMES.items():
+    _TABLE[_old] = (_cls.name, _delegate(_cls))
+
+LEGACY_NAMES: dict[str, str] = {old: new for old, (new, _) in _TABLE.items()}
+
+
+class _LegacyOp(IRDLOperation):
+    """Base of the `std.*` names; parses old syntax into a modern op."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:  # type: ignore[override]
+        old = cls.name.removeprefix("std.")
+        new, parse = _TABLE[old]
+        _record(parser, old, new)
+        return parse(parser)
+
+    def verify_(self) -> None:
+        raise VerifyException(
+            f"'{self.name}' in generic form is not upgraded; write '{LEGACY_NAMES[self.name[4:]]}'")
+
+
+def _make(old: str) -> type[Operation]:
+    cls_name = "Legacy_" + old
+    return irdl_op_definition(type(cls_name, (_LegacyOp,),
+                                   {"name": f"std.{old}", "__module__": __name__}))
+
+
+Std = Dialect("std", [_make(old) for old in _TABLE], [])
+
+__all__ = ["Std", "UPGRADE_LOG", "Upgrade", "LEGACY_NAMES"]

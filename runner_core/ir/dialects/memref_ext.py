@@ -1,0 +1,398 @@
+"""The `memref` dialect as MLIR 22 writes it.
+
+xDSL 0.75 has most memref ops, but `memref.cast`, `memref.rank` and
+`memref.atomic_rmw` have no custom syntax, `memref.copy` rejects
+dynamic-vs-static shapes and unranked operands that MLIR accepts, and
+`memref.global` insists on a visibility and an initial value.  Ops whose xDSL
+definition is right apart from syntax are subclassed (so `isinstance` checks
+against xDSL's classes and xDSL's own passes keep working); the others are
+defined here from scratch.  Code generation imports every memref op class from
+this module (`MemRef` lists them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects import memref as _x
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    MemRefType,
+    StringAttr,
+    SymbolNameConstraint,
+    TensorType,
+    UnitAttr,
+    UnrankedMemRefType,
+    i64,
+)
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    base,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    MemoryAllocEffect,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    NoMemoryEffect,
+    SymbolOpInterface,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from runner_core.ir.dialects._syntax import print_attr_dict, shapes_compatible
+
+AnyMemRef = base(MemRefType) | base(UnrankedMemRefType)
+
+
+class CastOp(_x.CastOp):
+    """`%d = memref.cast %s : memref<4xf32> to memref<?xf32>`.
+
+    A no-op on the data: only the static knowledge in the type changes.
+    Ranked -> unranked builds an unranked descriptor `{rank, ptr}`;
+    unranked -> ranked reads it back.  Operand `source`, result `dest`.
+    """
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CastOp:
+        src = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_type = parser.parse_type()
+        parser.parse_keyword("to")
+        dst_type = parser.parse_type()
+        op = cls.build(operands=[parser.resolve_operand(src, src_type)],
+                       result_types=[dst_type], attributes=attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.dest.type)
+
+    def verify_(self) -> None:
+        super().verify_()
+        s, d = self.source.type, self.dest.type
+        if isinstance(s, UnrankedMemRefType) and isinstance(d, UnrankedMemRefType):
+            raise VerifyException("memref.cast: cannot cast unranked to unranked memref")
+        if s.element_type != d.element_type:
+            raise VerifyException(
+                f"memref.cast: element types differ: {s.element_type} vs {d.element_type}")
+        if isinstance(s, MemRefType) and isinstance(d, MemRefType):
+            if not shapes_compatible(s.get_shape(), d.get_shape()):
+                raise VerifyException(
+                    f"memref.cast: incompatible shapes {s} and {d}")
+
+
+@irdl_op_definition
+class CopyOp(IRDLOperation):
+    """`memref.copy %source, %target : memref<?xf32> to memref<4xf32>`.
+
+    Copies every element of `source` into `target`; shapes must be
+    compatible (a `?` matches any size) and element types equal.  Either
+    operand may be unranked, as in MLIR.
+    """
+
+    name = "memref.copy"
+    source = operand_def(AnyMemRef)
+    target = operand_def(AnyMemRef)
+
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(self, source: SSAValue | Operation, target: SSAValue | Operation):
+        super().__init__(operands=[source, target])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CopyOp:
+        s = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        t = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        st = parser.parse_type()
+        parser.parse_keyword("to")
+        tt = parser.parse_type()
+        op = cls(parser.resolve_operand(s, st), parser.resolve_operand(t, tt))
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_string(", ")
+        printer.print_operand(self.target)
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.target.type)
+
+    def verify_(self) -> None:
+        s, t = self.source.type, self.target.type
+        if s.element_type != t.element_type:
+            raise VerifyException("memref.copy: source and target element types differ")
+        if isinstance(s, MemRefType) and isinstance(t, MemRefType):
+            if not shapes_compatible(s.get_shape(), t.get_shape()):
+                raise VerifyException("memref.copy: source and target shapes differ")
+
+
+@irdl_op_definition
+class GlobalOp(IRDLOperation):
+    """A module-level buffer:
+    `memref.global "private" constant @g : memref<2xi32> = dense<[1, 2]>`.
+
+    `initial_value` is absent for an external declaration, a `UnitAttr` for
+    `= uninitialized` (zero-filled storage), or a dense elements attribute.
+    `sym_visibility` is absent for public symbols.  `constant` marks
+    read-only data; `alignment` is in bytes.
+    """
+
+    name = "memref.global"
+
+    sym_name = prop_def(SymbolNameConstraint())
+    sym_visibility = opt_prop_def(StringAttr)
+    type = prop_def(MemRefType)
+    initial_value = opt_prop_def(UnitAttr | DenseIntOrFPElementsAttr)
+    constant = opt_prop_def(UnitAttr)
+    alignment = opt_prop_def(IntegerAttr)
+
+    traits = traits_def(SymbolOpInterface(), MemoryAllocEffect())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GlobalOp:
+        props: dict[str, Attribute] = {}
+        vis = parser.parse_optional_str_literal()
+        if vis is not None:
+            props["sym_visibility"] = StringAttr(vis)
+        if parser.parse_optional_keyword("constant"):
+            props["constant"] = UnitAttr()
+        props["sym_name"] = parser.parse_symbol_name()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        ty = parser.parse_type()
+        if not isinstance(ty, MemRefType):
+            parser.raise_error("memref.global: type must be a ranked memref", pos)
+        props["type"] = ty
+        if parser.parse_optional_punctuation("="):
+            if parser.parse_optional_keyword("uninitialized"):
+                props["initial_value"] = UnitAttr()
+            else:
+                pos = parser.pos
+                if parser.parse_optional_keyword("dense"):
+                    init = parser.parse_dense_int_or_fp_elements_attr(
+                        TensorType(ty.element_type, ty.get_shape()))
+                else:
+                    init = parser.parse_attribute()
+                if not isinstance(init, DenseIntOrFPElementsAttr):
+                    parser.raise_error(
+                        "memref.global: initial value must be a dense elements attribute", pos)
+                props["initial_value"] = init
+        attrs = parser.parse_optional_attr_dict()
+        if "alignment" in attrs:
+            props["alignment"] = attrs.pop("alignment")
+        return cls.create(properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        if self.sym_visibility is not None:
+            printer.print_string(" ")
+            printer.print_string_literal(self.sym_visibility.data)
+        if self.constant is not None:
+            printer.print_string(" constant")
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        printer.print_string(" : ")
+        printer.print_attribute(self.type)
+        init = self.initial_value
+        if isinstance(init, UnitAttr):
+            printer.print_string(" = uninitialized")
+        elif init is not None:
+            printer.print_string(" = ")
+            init.print_without_type(printer)
+        extra = dict(self.attributes)
+        if self.alignment is not None:
+            extra["alignment"] = self.alignment
+        print_attr_dict(printer, extra)
+
+    def verify_(self) -> None:
+        init = self.initial_value
+        if isinstance(init, DenseIntOrFPElementsAttr):
+            if init.get_element_type() != self.type.element_type:
+                raise VerifyException(
+                    "memref.global: initial value element type does not match the memref")
+        if self.alignment is not None:
+            a = self.alignment.value.data
+            if a <= 0 or a & (a - 1):
+                raise VerifyException(f"memref.global: alignment {a} is not a power of two")
+        if init is None and self.constant is not None:
+            raise VerifyException("memref.global: a constant global needs an initial value")
+
+
+class GetGlobalOp(_x.GetGlobalOp):
+    """`%m = memref.get_global @g : memref<2xi32>`: the global's buffer, never copied."""
+
+
+@irdl_op_definition
+class RankOp(IRDLOperation):
+    """`%r = memref.rank %m : memref<*xf32>` (index result; ranked operands fold to a constant).
+
+    xDSL's version rejects unranked operands, the one case that needs this op.
+    """
+
+    name = "memref.rank"
+    source = operand_def(AnyMemRef)
+    result = result_def(IndexType)
+    traits = traits_def(NoMemoryEffect())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> RankOp:
+        m = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ty = parser.parse_type()
+        return cls.build(operands=[parser.resolve_operand(m, ty)],
+                         result_types=[IndexType()], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+
+
+class AtomicRMWOp(_x.AtomicRMWOp):
+    """`%old = memref.atomic_rmw addf %value, %memref[%i] : (f32, memref<?xf32>) -> f32`.
+
+    Atomically combines `value` into `memref[indices]` and returns the value
+    that was there before.  `kind` is an i64 integer property holding MLIR's
+    `AtomicRMWKind` number; `kind_name` gives its keyword (see `KINDS`).
+    """
+
+    KINDS: ClassVar[tuple[str, ...]] = (
+        "addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "maxu",
+        "minimumf", "minnumf", "mins", "minu", "mulf", "muli", "ori", "xori",
+    )
+
+    @property
+    def kind_name(self) -> str:
+        return self.KINDS[self.kind.value.data]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AtomicRMWOp:
+        pos = parser.pos
+        kw = parser.parse_identifier()
+        if kw not in cls.KINDS:
+            parser.raise_error(
+                f"memref.atomic_rmw: unknown kind '{kw}' (expected one of {', '.join(cls.KINDS)})",
+                pos)
+        return cls.parse_after_kind(parser, kw)
+
+    @classmethod
+    def parse_after_kind(cls, parser: Parser, kw: str) -> AtomicRMWOp:
+        """The part after the kind keyword (shared with the 2021 `atomic_rmw "addf"` form)."""
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        mem = parser.parse_unresolved_operand()
+        idx = parser.parse_comma_separated_list(parser.Delimiter.SQUARE,
+                                                parser.parse_unresolved_operand)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        parser.parse_punctuation("(")
+        vt = parser.parse_type()
+        parser.parse_punctuation(",")
+        mt = parser.parse_type()
+        parser.parse_punctuation(")")
+        parser.parse_punctuation("->")
+        rt = parser.parse_type()
+        index = IndexType()
+        return cls.build(
+            operands=[parser.resolve_operand(value, vt), parser.resolve_operand(mem, mt),
+                      [parser.resolve_operand(i, index) for i in idx]],
+            result_types=[rt],
+            properties={"kind": IntegerAttr(cls.KINDS.index(kw), i64)},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind_name} ")
+        printer.print_operand(self.value)
+        printer.print_string(", ")
+        printer.print_operand(self.memref)
+        printer.print_string("[")
+        printer.print_list(self.indices, printer.print_operand)
+        printer.print_string("]")
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : (")
+        printer.print_attribute(self.value.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.memref.type)
+        printer.print_string(") -> ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        super().verify_()
+        k = self.kind.value.data
+        if not 0 <= k < len(self.KINDS):
+            raise VerifyException(f"memref.atomic_rmw: invalid kind {k}")
+        mt = self.memref.type
+        if isinstance(mt, MemRefType) and len(self.indices) != mt.get_num_dims():
+            raise VerifyException(
+                f"memref.atomic_rmw: expects {mt.get_num_dims()} indices, got {len(self.indices)}")
+
+
+_REPLACED: dict[type[Operation], type[Operation]] = {
+    _x.CastOp: CastOp,
+    _x.CopyOp: CopyOp,
+    _x.GlobalOp: GlobalOp,
+    _x.GetGlobalOp: GetGlobalOp,
+    _x.RankOp: RankOp,
+    _x.AtomicRMWOp: AtomicRMWOp,
+}
+
+
+def _ops() -> Sequence[type[Operation]]:
+    return [_REPLACED.get(op, op) for op in _x.MemRef.operations]
+
+
+# Re-export the unchanged xDSL classes so codegen has one import site.
+LoadOp = _x.LoadOp
+StoreOp = _x.StoreOp
+AllocOp = _x.AllocOp
+AllocaOp = _x.AllocaOp
+DeallocOp = _x.DeallocOp
+DimOp = _x.DimOp
+SubviewOp = _x.SubviewOp
+ReinterpretCastOp = _x.ReinterpretCastOp
+ViewOp = _x.ViewOp
+ExpandShapeOp = _x.ExpandShapeOp
+CollapseShapeOp = _x.CollapseShapeOp
+ExtractStridedMetaDataOp = _x.ExtractStridedMetaDataOp
+ExtractAlignedPointerAsIndexOp = _x.ExtractAlignedPointerAsIndexOp
+MemorySpaceCastOp = _x.MemorySpaceCastOp
+AssumeAlignmentOp = _x.AssumeAlignmentOp
+AllocaScopeOp = _x.AllocaScopeOp
+AllocaScopeReturnOp = _x.AllocaScopeReturnOp
+
+MemRef = Dialect("memref", list(_ops()), list(_x.MemRef.attributes))
+
+__all__ = [
+    "MemRef", "CastOp", "CopyOp", "GlobalOp", "GetGlobalOp", "RankOp", "AtomicRMWOp",
+    "LoadOp", "StoreOp", "AllocOp", "AllocaOp", "DeallocOp", "DimOp", "SubviewOp",
+    "ReinterpretCastOp", "ViewOp", "ExpandShapeOp", "CollapseShapeOp",
+    "ExtractStridedMetaDataOp", "ExtractAlignedPointerAsIndexOp", "MemorySpaceCastOp",
+    "AssumeAlignmentOp", "AllocaScopeOp", "AllocaScopeReturnOp",
+]

@@ -1,0 +1,115 @@
+"""The `scf` dialect with MLIR's syntax for `scf.parallel`.
+
+xDSL 0.75 defines `scf.parallel` without custom syntax; everything else in
+its `scf` dialect parses and prints like MLIR.  `ParallelOp` here subclasses
+xDSL's, so its operand names are xDSL's: `lowerBound`, `upperBound`, `step`
+(one index value per dimension), `initVals` (reduction initial values),
+results `res`, region `body` whose block arguments are the induction
+variables and whose terminator is an `scf.reduce` holding one region per
+reduction (block args `(lhs, rhs)`, terminated by `scf.reduce.return`).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import scf as _x
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import Dialect
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+
+from runner_core.ir.dialects._syntax import print_attr_dict
+
+
+class ParallelOp(_x.ParallelOp):
+    """`scf.parallel (%i) = (%lb) to (%ub) step (%s) init (%x) -> T { ... }`.
+
+    Iterations are independent and may run in any order; results combine the
+    `initVals` with every iteration's `scf.reduce` operands through the
+    reduction regions.
+    """
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ParallelOp:
+        ivs = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False))
+        parser.parse_punctuation("=")
+        index = IndexType()
+
+        def operands() -> list:
+            names = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+            return [parser.resolve_operand(n, index) for n in names]
+
+        lbs = operands()
+        parser.parse_keyword("to")
+        ubs = operands()
+        parser.parse_keyword("step")
+        steps = operands()
+        inits_u = []
+        types = []
+        if parser.parse_optional_keyword("init"):
+            inits_u = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+            parser.parse_punctuation("->")
+            if parser.parse_optional_punctuation("("):
+                types = parser.parse_comma_separated_list(parser.Delimiter.NONE,
+                                                          parser.parse_type)
+                parser.parse_punctuation(")")
+            else:
+                types = parser.parse_comma_separated_list(parser.Delimiter.NONE,
+                                                          parser.parse_type)
+            if len(types) != len(inits_u):
+                parser.raise_error(
+                    f"scf.parallel: {len(inits_u)} init values but {len(types)} result types")
+        inits = [parser.resolve_operand(u, t) for u, t in zip(inits_u, types, strict=True)]
+        body = parser.parse_region([iv.resolve(index) for iv in ivs])
+        attrs = parser.parse_optional_attr_dict()
+        block = body.blocks.first
+        if block is not None and not isinstance(block.last_op, _x.ReduceOp):
+            block.add_op(_x.ReduceOp())
+        op = cls(lbs, ubs, steps, body, inits)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" (")
+        printer.print_list(self.body.block.args, printer.print_ssa_value)
+        printer.print_string(") = (")
+        printer.print_list(self.lowerBound, printer.print_operand)
+        printer.print_string(") to (")
+        printer.print_list(self.upperBound, printer.print_operand)
+        printer.print_string(") step (")
+        printer.print_list(self.step, printer.print_operand)
+        printer.print_string(")")
+        if self.initVals:
+            printer.print_string(" init (")
+            printer.print_list(self.initVals, printer.print_operand)
+            printer.print_string(") -> ")
+            if len(self.res) == 1:
+                printer.print_attribute(self.res[0].type)
+            else:
+                printer.print_string("(")
+                printer.print_list([r.type for r in self.res], printer.print_attribute)
+                printer.print_string(")")
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+        print_attr_dict(printer, self.attributes, exclude=("operandSegmentSizes",))
+
+
+_REPLACED = {_x.ParallelOp: ParallelOp}
+
+ForOp = _x.ForOp
+IfOp = _x.IfOp
+WhileOp = _x.WhileOp
+YieldOp = _x.YieldOp
+ConditionOp = _x.ConditionOp
+ReduceOp = _x.ReduceOp
+ReduceReturnOp = _x.ReduceReturnOp
+ExecuteRegionOp = _x.ExecuteRegionOp
+IndexSwitchOp = _x.IndexSwitchOp
+
+Scf = Dialect("scf", [_REPLACED.get(op, op) for op in _x.Scf.operations],
+              list(_x.Scf.attributes))
+
+__all__ = ["Scf", "ParallelOp", "ForOp", "IfOp", "WhileOp", "YieldOp", "ConditionOp",
+           "ReduceOp", "ReduceReturnOp", "ExecuteRegionOp", "IndexSwitchOp"]
