@@ -79,6 +79,24 @@ def _llvm() -> Dialect:
     return LLVM
 
 
+def _gpu() -> Dialect:
+    from runner_core.ir.dialects.gpu import GPU
+
+    return GPU
+
+
+def _async() -> Dialect:
+    from runner_core.ir.dialects.async_dialect import Async
+
+    return Async
+
+
+def _nvvm() -> Dialect:
+    from runner_core.ir.dialects.nvvm import NVVM
+
+    return NVVM
+
+
 def _std() -> Dialect:
     from runner_core.ir.dialects.legacy import Std
 
@@ -97,6 +115,9 @@ DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
     "vector": _vector,
     "index": _index,
     "llvm": _llvm,
+    "gpu": _gpu,
+    "async": _async,
+    "nvvm": _nvvm,
     "std": _std,
 }
 

@@ -103,3 +103,21 @@ def test_diagnostics_point_at_the_offending_op(text, line, col, fragment):
     assert first.startswith(f"bad.mlir:{line}:{col}: error: ")
     assert caret == " " * (col - 1) + "^"
     assert src == text.splitlines()[line - 1]
+
+
+SEED = "/work/shared/seed/async.mlir"
+
+
+def test_seed_parses_unchanged():
+    import os
+
+    path = os.environ.get("GPURUNNER_SEED", SEED)
+    if not os.path.exists(path):
+        pytest.skip("seed file not present")
+    with open(path) as f:
+        r = parse_source_ex(f.read(), path)
+    names = _names(r.module)
+    assert names.count("async.execute") == 4
+    assert "gpu.launch" in names and "gpu.host_register" in names
+    assert {u.old for u in r.upgrades} >= {"func", "constant", "alloc", "memref_cast", "store",
+                                          "load", "addi", "call", "return"}
