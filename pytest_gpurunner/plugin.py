@@ -1,1 +1,230 @@
-"""pytest hooks of the gpurunner plug-in (options, ini keys, markers, collection)."""
+"""pytest hooks of the gpurunner plug-in: options, markers, collection, header and summary.
+
+Installing the distribution activates this module through its ``pytest11``
+entry point.  The work itself lives in the modules it calls.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from . import gating, hooks, script, settings
+from .executor import InProcessExecutor, WorkerExecutor
+
+_STATE = pytest.StashKey["SessionState"]()
+
+MARKERS = {
+    "unit": "lit-style test that needs no runner (fast; runs in process)",
+    "integration": "lit-style test that executes a program (runner tool or integration path)",
+    "gpu": "lit-style test that needs a GPU runtime or a GPU feature (see gpurunner_gpu)",
+}
+
+
+class SessionState:
+    """Per-process state: settings, executors, temp root, per-directory configs, counters."""
+
+    def __init__(self, config: pytest.Config, resolved: settings.Settings):
+        self.config = config
+        self.settings = resolved
+        self._tmp: Path | None = None
+        self._locals: dict[Path, settings.LocalConfig] = {}
+        self._inprocess = InProcessExecutor()
+        self._worker: WorkerExecutor | None = None
+        self.gpu_counts = {"gpu": 0, "emulated": 0, "skipped": 0, "missing": 0}
+
+    def tmp_base(self) -> Path:
+        if self._tmp is None:
+            worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+            self._tmp = Path(tempfile.mkdtemp(prefix=f"gpurunner-{worker}-"))
+        return self._tmp
+
+    def executor_for(self, integration: bool, force_inprocess: bool = False):
+        mode = self.settings.executor
+        if force_inprocess or mode == "inprocess" or (mode == "auto" and not integration):
+            return self._inprocess
+        if self._worker is None:
+            preload = ["pytest_gpurunner.shell", "pytest_gpurunner.tools", "filecheck.matcher"]
+            preload += sorted({t.partition(":")[0] for t in self.settings.tools.embedded.values()
+                               if isinstance(t, str) and ":" in t})
+            self._worker = WorkerExecutor(preload=preload)
+        return self._worker
+
+    def local_config(self, node: pytest.Item, directory: Path) -> settings.LocalConfig:
+        cached = self._locals.get(directory)
+        if cached is not None:
+            return cached
+        local = self.settings.base_local.copy()
+        caller = node.ihook.pytest_gpurunner_local_config
+        for impl in sorted(caller.get_hookimpls(), key=_outermost_first):
+            values = {"local": local, "path": directory, "config": self.config}
+            impl.function(**{name: values[name] for name in impl.argnames})
+        self._locals[directory] = local
+        return local
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.close()
+        if self._tmp is not None:
+            _remove_empty_dirs(self._tmp)
+
+
+def _outermost_first(impl) -> tuple[int, int]:
+    source = getattr(impl.plugin, "__file__", None)
+    if not source or os.path.basename(source) != "conftest.py":
+        return (0, 0)
+    return (1, len(Path(source).resolve().parent.parts))
+
+
+def _remove_empty_dirs(root: Path) -> None:
+    for dirpath, _dirnames, _filenames in sorted(os.walk(root), key=lambda e: -len(e[0])):
+        try:
+            os.rmdir(dirpath)
+        except OSError:
+            pass
+
+
+def state_of(config: pytest.Config) -> SessionState:
+    return config.stash[_STATE]
+
+
+# ----------------------------------------------------------------------------- hooks
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hooks)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    settings.add_options(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, text in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {text}")
+    pinned = _pin_xdist_worker(config)
+    resolved = settings.build(config)
+    resolved.pinned_gpu = pinned
+    resolved.gpu, resolved.gpu_note = gating.probe_gpu()
+    resolved.features |= gating.gpu_features(resolved.gpu)
+    state = SessionState(config, resolved)
+    config.stash[_STATE] = state
+    config.pluginmanager.register(_Reporter(config, state), "gpurunner-reporter")
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_XdistHooks(), "gpurunner-xdist")
+
+
+def _pin_xdist_worker(config: pytest.Config) -> str | None:
+    """Give this xdist worker one GPU before anything initialises CUDA in it."""
+    workerinput = getattr(config, "workerinput", None)
+    if not workerinput or not config.getini("gpurunner_pin_gpus"):
+        return None
+    visible = workerinput.get("gpurunner_gpus") or []
+    device = gating.worker_gpu(workerinput.get("workerid", ""), list(visible))
+    if device is not None:
+        os.environ["CUDA_VISIBLE_DEVICES"] = device
+    return device
+
+
+class _XdistHooks:
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node) -> None:
+        """Tell each worker which GPUs exist (the controller probes; workers must not yet)."""
+        config = node.config
+        if not config.getini("gpurunner_pin_gpus"):
+            return
+        state = state_of(config)
+        if state.settings.gpu is None:
+            return
+        count = gating.visible_gpu_count()
+        listed = os.environ.get("CUDA_VISIBLE_DEVICES")
+        ids = [x.strip() for x in listed.split(",") if x.strip()] if listed else []
+        visible = ids[:count] if ids else [str(i) for i in range(count)]
+        node.workerinput["gpurunner_gpus"] = visible
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    state = config.stash.get(_STATE, None)
+    if state is not None:
+        state.close()
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector):
+    state = parent.config.stash.get(_STATE, None)
+    if state is None or not file_path.name.endswith(state.settings.suffixes):
+        return None
+    try:
+        with open(file_path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    if not script.might_be_test(data):
+        return None
+    from .collect import MlirFile
+
+    return MlirFile.from_parent(parent, path=file_path)
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    state = config.stash.get(_STATE, None)
+    if state is None:
+        return []
+    s = state.settings
+    from . import tools
+
+    timeout = f"{s.timeout:g} s" if s.timeout else "none"
+    lines = [f"gpurunner: tools={s.tools.mode}, executor={s.executor}, timeout={timeout}, "
+             f"suffixes={' '.join(s.suffixes)}"]
+    if s.gpu is not None:
+        backend = "cpu (emulate)" if s.gpu_policy == "emulate" else "cuda"
+        lines.append(f"gpurunner: GPU {s.gpu.name}, compute capability {s.gpu.compute_capability}, "
+                     f"driver {s.gpu.driver_version}; backend {backend}; "
+                     f"gpu policy {s.gpu_policy}")
+    else:
+        what = {"auto": "gpu tests run on the cpu backend", "emulate": "cpu backend",
+                "skip": "gpu tests skipped", "require": "gpu tests FAIL"}[s.gpu_policy]
+        lines.append(f"gpurunner: no GPU ({s.gpu_note}); backend cpu; gpu policy {s.gpu_policy}: "
+                     f"{what}")
+    lines.append(f"gpurunner: %mlir_lib_dir={s.mlir_lib_dir} ({s.runtime_note})")
+    if config.get_verbosity() >= 1:
+        lines.append("gpurunner: tool table: "
+                     + ", ".join(tools.describe_table(s.tools, os.environ, str(s.rootdir))))
+        lines.append("gpurunner: features: " + " ".join(sorted(s.features)))
+    return lines
+
+
+class _Reporter:
+    """Counts GPU outcomes (reports arrive here from xdist workers too) and prints stages at -v."""
+
+    def __init__(self, config: pytest.Config, state: SessionState):
+        self.config = config
+        self.state = state
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "call":
+            return
+        props = dict(report.user_properties)
+        where = props.get("gpurunner_gpu")
+        if where in self.state.gpu_counts:
+            self.state.gpu_counts[where] += 1
+        stages = props.get("gpurunner_stages")
+        if stages and self.config.get_verbosity() >= 1:
+            reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+            if reporter is not None:
+                reporter.ensure_newline()
+                reporter.write_line(f"    {stages}")
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        counts = self.state.gpu_counts
+        if not any(counts.values()):
+            return
+        text = (f"gpurunner: gpu tests: {counts['gpu']} ran on a GPU, {counts['emulated']} "
+                f"emulated on the cpu backend, {counts['skipped']} skipped")
+        if counts["missing"]:
+            text += (f", {counts['missing']} failed for want of a GPU "
+                     f"(gpurunner_gpu=require)")
+        terminalreporter.write_sep("-", text)

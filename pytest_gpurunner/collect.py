@@ -1,0 +1,217 @@
+"""The collection tree for lit-style files: one ``MlirFile`` holding one ``MlirItem``.
+
+Everything that decides *what* a test is (directives, substitutions, markers)
+happens at collection, so ``-m``/``-k`` see the truth and every xdist worker
+collects the same items.  ``runtest`` only decides what happens to it here
+(features, GPU policy) and runs the job.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from . import gating, report, script
+from .executor import NotPicklable
+from .job import Job, JobResult, RunLine, ToolTable
+from .settings import LocalConfig
+
+
+class MlirTestFailure(Exception):
+    """A test failed; ``str()`` is the complete report (shown as is, no Python traceback)."""
+
+
+class MlirFile(pytest.File):
+    def collect(self):
+        yield MlirItem.from_parent(self, name=self.path.stem)
+
+
+def _tmp_paths(session_state, path: Path) -> tuple[Path, Path]:
+    """The test's own directory and lit's ``tmpBase`` in it (``%t`` = tmpBase + ".tmp")."""
+    settings = session_state.settings
+    try:
+        rel = path.resolve().relative_to(settings.rootdir.resolve())
+    except ValueError:
+        rel = Path("_outside_rootdir") / re.sub(r"[^A-Za-z0-9_.-]", "_", str(path.resolve()))
+    test_dir = session_state.tmp_base() / rel
+    return test_dir, test_dir / path.name
+
+
+class MlirItem(pytest.Item):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        from .plugin import state_of
+
+        self.state = state_of(self.config)
+        settings = self.state.settings
+        self.parsed: script.ParsedTest | None = None
+        self.problem: str | None = None  # lit would call the test UNRESOLVED
+        self.lines: list[RunLine] = []
+        self.local: LocalConfig = self.state.local_config(self, self.path.parent)
+        self.test_dir, self.tmp_base = _tmp_paths(self.state, self.path)
+        texts: list[str] = []
+        try:
+            self.parsed = script.parse_file(str(self.path))
+        except script.DirectiveError as err:
+            self.problem = f"{self.path}: malformed directives: {err}"
+        if self.parsed is not None:
+            texts = [source for _, _, source in self.parsed.run_lines]
+            if not self.parsed.has_run_lines:
+                self.problem = f"{self.path}: Test has no 'RUN:' line"
+            else:
+                try:
+                    self.lines = self._expand(settings.features | self.local.features)
+                    texts += [line.command for line in self.lines]
+                except script.ScriptError as err:
+                    self.problem = f"{self.path}: {err}"
+        names = [n for line in self.lines for n in gating.command_names(line.tree)]
+        if not self.lines and self.parsed is not None:
+            names = [m.group(1) for t in texts for m in re.finditer(r"(?:^|\|)\s*([\w.+-]+)", t)]
+        requires_gpu = bool(self.parsed and script.mentions_feature(self.parsed,
+                                                                    gating.GPU_FEATURES))
+        self.kind = gating.classify(self.path, settings.rootdir, texts, names, requires_gpu,
+                                    settings.integration_paths, settings.runner_tools)
+        self.add_marker("integration" if self.kind.integration else "unit")
+        if self.kind.gpu:
+            self.add_marker("gpu")
+
+    # -- preparation ---------------------------------------------------------------
+
+    def _expand(self, features: set[str]) -> list[RunLine]:
+        subs = script.substitution_list(str(self.path), str(self.tmp_base),
+                                        self.local.substitutions)
+        return script.expand(self.parsed, subs, features, self.state.settings.recursion_limit)
+
+    def _job(self, backend: str) -> Job:
+        settings = self.state.settings
+        env = dict(os.environ)
+        env.update(settings.environment)
+        env.update(self.local.environment)
+        env["GPURUNNER_BACKEND"] = backend
+        if settings.pinned_gpu is not None:
+            env["GPURUNNER_DEVICE"] = "0"  # ordinal inside the pinned CUDA_VISIBLE_DEVICES
+        env["LIT_CURRENT_TESTCASE"] = self.nodeid
+        tools = settings.tools
+        if self.local.tools:
+            tools = ToolTable(tools.mode, {**tools.embedded, **self.local.tools},
+                              list(tools.tool_dirs))
+        timeout = self.parsed.timeout or self.local.timeout or settings.timeout
+        return Job(self.nodeid, str(self.path), self.lines, env, str(self.test_dir), tools,
+                   timeout)
+
+    # -- running -------------------------------------------------------------------
+
+    def runtest(self) -> None:
+        settings = self.state.settings
+        self.user_properties.append(("gpurunner_kind",
+                                     "integration" if self.kind.integration else "unit"))
+        if self.problem is not None:
+            raise MlirTestFailure(f"UNRESOLVED: {self.problem}")
+        if self.local.unsupported:
+            pytest.skip("UNSUPPORTED: the directory's conftest marks its tests unsupported")
+
+        decision = gating.decide(settings.gpu_policy, self.kind.gpu, settings.gpu)
+        if self.kind.gpu:
+            self.user_properties.append(("gpurunner_gpu", decision.where))
+        if decision.action == "fail":
+            raise MlirTestFailure(f"{self.path}: GPU test ({'; '.join(self.kind.reasons)}): "
+                                  f"{decision.reason}")
+        if decision.action == "skip":
+            pytest.skip(decision.reason)
+
+        features = settings.features | self.local.features
+        try:
+            missing = script.missing_required(self.parsed, features)
+            excluded = script.unsupported_matches(self.parsed, features)
+            xfail = script.expected_to_fail(self.parsed, features)
+        except script.DirectiveError as err:
+            raise MlirTestFailure(f"UNRESOLVED: {self.path}: {err}") from None
+        if missing or excluded:
+            if self.kind.gpu:
+                self.user_properties[-1] = ("gpurunner_gpu", "skipped")
+            if missing:
+                pytest.skip("UNSUPPORTED: Test requires the following unavailable features: "
+                            + ", ".join(missing))
+            pytest.skip("UNSUPPORTED: Test does not support the following features "
+                        "and/or targets: " + ", ".join(excluded))
+
+        job = self._job(decision.backend)
+        self.user_properties.append(("gpurunner_backend", decision.backend))
+        result, attempts = self._run_with_retries(job)
+        self.user_properties.append(("gpurunner_executor", result.executor))
+        if attempts > 1:
+            self.user_properties.append(("gpurunner_attempts", attempts))
+        if result.stages:
+            self.user_properties.append(("gpurunner_stages", _stage_names(result)))
+        if result.status == "pass":
+            self._verbose_section(result)
+            self._cleanup()
+            if xfail:
+                raise MlirTestFailure(
+                    f"XPASS: {self.path} passed but is marked XFAIL: "
+                    + ", ".join(self.parsed.xfails))
+            return
+        if xfail and result.status == "fail":
+            self._cleanup()
+            pytest.xfail("XFAIL: " + ", ".join(self.parsed.xfails))
+        kept = str(self.test_dir) if self.test_dir.exists() else None
+        raise MlirTestFailure(report.failure_text(str(self.path), self.lines, result, kept,
+                                                  attempts))
+
+    def _run_with_retries(self, job: Job) -> tuple[JobResult, int]:
+        attempts = (self.parsed.allow_retries if self.parsed else 0) + 1
+        for attempt in range(1, attempts + 1):
+            if self.test_dir.exists():
+                shutil.rmtree(self.test_dir, ignore_errors=True)
+            self.test_dir.mkdir(parents=True, exist_ok=True)
+            result = self._execute(job)
+            if result.status != "fail":
+                return result, attempt
+        return result, attempts
+
+    def _execute(self, job: Job) -> JobResult:
+        executor = self.state.executor_for(self.kind.integration)
+        try:
+            return executor.run(job)
+        except NotPicklable as err:
+            result = self.state.executor_for(False, force_inprocess=True).run(job)
+            result.executor += f" (could not be sent to a worker: {err})"
+            return result
+
+    def _cleanup(self) -> None:
+        if not self.state.settings.keep_tmp:
+            shutil.rmtree(self.test_dir, ignore_errors=True)
+
+    def _verbose_section(self, result: JobResult) -> None:
+        if self.config.get_verbosity() >= 1 and result.stages:
+            self.add_report_section("call", "gpurunner stages",
+                                    f"executor: {result.executor}\n"
+                                    + report.stages_summary(result))
+
+    # -- reporting -----------------------------------------------------------------
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, MlirTestFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self):
+        first = self.parsed.run_lines[0][0] if self.parsed and self.parsed.run_lines else 1
+        return self.path, first - 1, self.name
+
+
+def _stage_names(result: JobResult) -> str:
+    """``RUN@3: mlir-opt[embedded 3.1ms] | FileCheck[embedded 0.2ms]`` per RUN line."""
+    rows: dict[int, str] = {}
+    for stage in result.stages:
+        label = os.path.basename(stage.argv[0]) if stage.argv else "?"
+        text = f"{label}[{stage.kind} {stage.duration * 1000:.1f}ms]"
+        if stage.lineno in rows:
+            text = rows[stage.lineno] + (" | " if stage.index else " ; ") + text
+        rows[stage.lineno] = text
+    return "; ".join(f"RUN@{line}: {text}" for line, text in rows.items())
+

@@ -1,0 +1,229 @@
+"""Which tests are unit, integration or GPU tests, and what happens to GPU tests here.
+
+The GPU policy (``gpurunner_gpu``) decides per GPU test:
+
+=========  =========================  ==========================
+policy     GPU usable                 no GPU usable
+=========  =========================  ==========================
+auto       run on the GPU (cuda)      run on the CPU backend
+emulate    run on the CPU backend     run on the CPU backend
+skip       skip                       skip
+require    run on the GPU (cuda)      fail: a GPU job must never
+                                      pass by emulating or skipping
+=========  =========================  ==========================
+
+The runner learns the backend from ``GPURUNNER_BACKEND`` in the environment
+of its tool call (contract 3 in docs/design.md), never from an edited command.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from .job import Node, Pipeline, Sequence
+
+POLICIES = ("auto", "emulate", "skip", "require")
+DEFAULT_RUNNER_TOOLS = ("mlir-runner", "mlir-cpu-runner", "mlir-cuda-runner", "mlir-rocm-runner",
+                        "gpurunner", "xdsl-run", "lli")
+# Command names and library names that only make sense with a GPU.
+GPU_TOOLS = {"mlir-cuda-runner", "mlir-rocm-runner"}
+GPU_RUNTIME = re.compile(r"mlir_cuda_runtime|mlir_rocm_runtime|cuda-runtime-wrappers|"
+                         r"rocm-runtime-wrappers|mlir_sycl_runtime|mlir_levelzero_runtime")
+GPU_FEATURES = {"gpu", "cuda", "rocm", "host-supports-nvptx", "host-supports-cuda"}
+_PREFIXES = {"env", "not", "!", "--crash"}
+
+
+@dataclass(frozen=True)
+class GpuInfo:
+    name: str
+    compute_capability: str
+    driver_version: str
+
+
+_PROBED: tuple[GpuInfo | None, str] | None = None
+
+
+def probe_gpu() -> tuple[GpuInfo | None, str]:
+    """Ask the runner's CUDA target for a usable device, once per process.
+
+    Returns (info, note).  A missing or broken CUDA target means "no GPU"; the
+    note says why, for the report header.
+    """
+    global _PROBED
+    if _PROBED is not None:
+        return _PROBED
+    if os.environ.get("GPURUNNER_NO_GPU"):
+        _PROBED = (None, "GPURUNNER_NO_GPU is set")
+        return _PROBED
+    try:
+        from runner_core.targets import cuda
+    except ImportError as err:
+        _PROBED = (None, f"CUDA target not importable ({err})")
+        return _PROBED
+    try:
+        device = cuda.probe()
+    except Exception as err:  # probe() must not raise (contract 7); report it if it does
+        _PROBED = (None, f"probe failed: {type(err).__name__}: {err}")
+        return _PROBED
+    if device is None:
+        _PROBED = (None, "no CUDA device usable")
+        return _PROBED
+    cc = device.compute_capability
+    if isinstance(cc, tuple):
+        cc = ".".join(str(x) for x in cc)
+    _PROBED = (GpuInfo(str(device.name), str(cc), str(device.driver_version)), "")
+    return _PROBED
+
+
+def reset_probe() -> None:
+    global _PROBED
+    _PROBED = None
+
+
+def visible_gpu_count() -> int:
+    """How many CUDA devices this process sees (0 when none or no driver)."""
+    try:
+        from runner_core.targets import cuda
+
+        count = getattr(cuda, "device_count", None)
+        if count is not None:
+            return int(count())
+    except Exception:
+        pass
+    try:
+        from cuda.bindings import driver
+
+        (err,) = driver.cuInit(0)
+        if int(err) != 0:
+            return 0
+        err, count = driver.cuDeviceGetCount()
+        return int(count) if int(err) == 0 else 0
+    except Exception:
+        return 0
+
+
+def worker_gpu(worker_id: str, visible: list[str]) -> str | None:
+    """The device an xdist worker (``gw3``) is pinned to: round-robin over the visible ones."""
+    match = re.fullmatch(r"gw(\d+)", worker_id or "")
+    if not match or not visible:
+        return None
+    return visible[int(match.group(1)) % len(visible)]
+
+
+def host_features() -> set[str]:
+    """Features lit's LLVM configuration would detect for this host, as far as they matter here."""
+    features = {"gpurunner", "lit-max-individual-test-time"}
+    system = platform.system().lower()
+    if system:
+        features.add(f"system-{system}")
+    features.add(f"host-byteorder-{sys.byteorder}-endian")
+    machine = platform.machine().lower()
+    if machine:
+        features.add(machine)
+    if machine in ("x86_64", "amd64", "aarch64", "arm64"):
+        features.add("host-supports-jit")
+    return features
+
+
+def gpu_features(info: GpuInfo | None) -> set[str]:
+    return {"gpu", "cuda"} if info is not None else set()
+
+
+# ----------------------------------------------------------------------------- classification
+
+
+def command_names(node: Node | None) -> list[str]:
+    """The program each command of a RUN line starts, past ``env``/``not`` prefixes."""
+    names: list[str] = []
+    if node is None:
+        return names
+    if isinstance(node, Sequence):
+        return command_names(node.lhs) + command_names(node.rhs)
+    assert isinstance(node, Pipeline)
+    for cmd in node.commands:
+        words = [w for w in cmd.args if isinstance(w, str)]
+        i = 0
+        while i < len(words):
+            word = words[i]
+            if word in _PREFIXES or (words[0] == "env" and "=" in word) or word in ("-u", "-i"):
+                if word == "-u":
+                    i += 1
+                i += 1
+                continue
+            names.append(os.path.basename(word))
+            break
+    return names
+
+
+@dataclass
+class Classification:
+    integration: bool
+    gpu: bool
+    reasons: list[str]
+
+
+def classify(path: Path, rootdir: Path, texts: list[str], names: list[str],
+             requires_gpu_feature: bool, integration_paths: list[str],
+             runner_tools: set[str]) -> Classification:
+    reasons = []
+    integration = False
+    for entry in integration_paths:
+        base = Path(entry)
+        if not base.is_absolute():
+            base = rootdir / base
+        try:
+            path.resolve().relative_to(base.resolve())
+        except ValueError:
+            continue
+        integration = True
+        reasons.append(f"lies under {entry}")
+        break
+    runners = sorted(set(names) & runner_tools)
+    if runners:
+        integration = True
+        reasons.append(f"runs {', '.join(runners)}")
+    gpu = False
+    gpu_tools = sorted(set(names) & GPU_TOOLS)
+    if gpu_tools:
+        gpu = True
+        reasons.append(f"uses {', '.join(gpu_tools)}")
+    for text in texts:
+        match = GPU_RUNTIME.search(text)
+        if match:
+            gpu = True
+            reasons.append(f"names the GPU runtime {match.group(0)}")
+            break
+    if requires_gpu_feature:
+        gpu = True
+        reasons.append("requires a GPU feature")
+    return Classification(integration, gpu, reasons)
+
+
+@dataclass
+class Decision:
+    action: str  # run | skip | fail
+    backend: str  # cpu | cuda
+    where: str  # gpu | emulated | skipped | missing  (for the summary)
+    reason: str = ""
+
+
+def decide(policy: str, is_gpu_test: bool, info: GpuInfo | None) -> Decision:
+    backend = "cuda" if info is not None and policy != "emulate" else "cpu"
+    if not is_gpu_test:
+        return Decision("run", backend, "")
+    if policy == "skip":
+        return Decision("skip", backend, "skipped", "GPU test skipped (gpurunner_gpu=skip)")
+    if info is None:
+        if policy == "require":
+            return Decision("fail", backend, "missing",
+                            "no usable GPU, and gpurunner_gpu=require forbids emulating or "
+                            "skipping GPU tests")
+        return Decision("run", "cpu", "emulated")
+    if policy == "emulate":
+        return Decision("run", "cpu", "emulated")
+    return Decision("run", "cuda", "gpu")

@@ -1,0 +1,252 @@
+"""The plug-in's configuration: command-line options, ini keys and per-directory conftest hooks.
+
+Precedence: a command-line option beats its ini key, which beats the default.
+Per-directory settings come from ``pytest_gpurunner_local_config`` hooks in
+``conftest.py`` files (the pytest counterpart of ``lit.local.cfg``): each one
+receives the configuration its parent directory ended with and changes it,
+outermost conftest first, exactly like lit's local configs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from . import gating, tools
+from .job import ToolTable
+
+TOOL_MODES = ("embedded", "system", "auto")
+EXECUTORS = ("auto", "inprocess", "worker")
+
+
+@dataclass
+class LocalConfig:
+    """What a directory's conftest may change (``pytest_gpurunner_local_config(local, path)``).
+
+    ``substitutions`` is lit's ordered list of ``(regex, replacement)``; the
+    first pattern that matches wins, lit's own ``%s %S %t %p ...`` come after
+    it.  Use ``add_substitution`` for a literal name.
+    """
+
+    substitutions: list[tuple[str, str]] = field(default_factory=list)
+    features: set[str] = field(default_factory=set)
+    environment: dict[str, str] = field(default_factory=dict)
+    tools: dict[str, object] = field(default_factory=dict)
+    unsupported: bool = False
+    timeout: float | None = None
+
+    def add_substitution(self, name: str, value: str, first: bool = False) -> None:
+        entry = (re.escape(name), value)
+        if first:
+            self.substitutions.insert(0, entry)
+        else:
+            self.substitutions.append(entry)
+
+    def copy(self) -> LocalConfig:
+        return LocalConfig(list(self.substitutions), set(self.features), dict(self.environment),
+                           dict(self.tools), self.unsupported, self.timeout)
+
+
+def add_options(parser: pytest.Parser) -> None:
+    group = parser.getgroup("gpurunner", "lit-style .mlir tests (pytest-gpurunner)")
+    group.addoption("--gpurunner-tools", choices=TOOL_MODES, default=None,
+                    help="embedded: in-process tools where available (default); system: "
+                         "executables only; auto: embedded when importable, else executables")
+    group.addoption("--gpurunner-tool-dir", action="append", default=None, metavar="DIR",
+                    help="directory searched for executables before PATH (repeatable), "
+                         "e.g. /usr/lib/llvm-22/bin")
+    group.addoption("--gpurunner-gpu", choices=gating.POLICIES, default=None,
+                    help="GPU tests: auto (GPU if usable, else CPU backend), emulate (CPU "
+                         "backend), skip, require (fail when no GPU is usable)")
+    group.addoption("--gpurunner-timeout", type=float, default=None, metavar="SECONDS",
+                    help="per-test timeout for the whole RUN script (0: none)")
+    group.addoption("--gpurunner-executor", choices=EXECUTORS, default=None,
+                    help="auto: unit tests in process, integration tests in a worker process")
+    group.addoption("--gpurunner-feature", action="append", default=None, metavar="NAME",
+                    help="add a lit feature (repeatable)")
+    group.addoption("--gpurunner-keep-tmp", action="store_true", default=False,
+                    help="keep every test's %t directory, not only those of failed tests")
+
+    parser.addini("gpurunner_suffixes", "file suffixes collected as lit-style tests",
+                  type="args", default=[".mlir"])
+    parser.addini("gpurunner_features", "lit features available to REQUIRES/UNSUPPORTED/XFAIL",
+                  type="args", default=[])
+    parser.addini("gpurunner_substitutions", "extra substitutions, one 'NAME = VALUE' per line",
+                  type="linelist", default=[])
+    parser.addini("gpurunner_environment", "environment for RUN lines, one 'KEY=VALUE' per line",
+                  type="linelist", default=[])
+    parser.addini("gpurunner_integration_paths",
+                  "paths (relative to rootdir) whose tests are integration tests",
+                  type="args", default=["integration_test"])
+    parser.addini("gpurunner_runner_tools",
+                  "commands that make a test an integration test",
+                  type="args", default=list(gating.DEFAULT_RUNNER_TOOLS))
+    parser.addini("gpurunner_tools", "embedded | system | auto", default="embedded")
+    parser.addini("gpurunner_tool_dirs", "directories searched for executables before PATH",
+                  type="args", default=[])
+    parser.addini("gpurunner_embedded_tools",
+                  "extra embedded tools, one 'NAME = module:function' per line",
+                  type="linelist", default=[])
+    parser.addini("gpurunner_gpu", "auto | emulate | skip | require", default="auto")
+    parser.addini("gpurunner_timeout", "per-test timeout in seconds (0: none)", default="0")
+    parser.addini("gpurunner_executor", "auto | inprocess | worker", default="auto")
+    parser.addini("gpurunner_mlir_lib_dir",
+                  "value of %mlir_lib_dir (default: the built-in runtimes, or the system "
+                  "LLVM's lib directory when the runner is a system executable)", default="")
+    parser.addini("gpurunner_gpu_compilation_format", "value of %gpu_compilation_format",
+                  default="fatbin")
+    parser.addini("gpurunner_recursive_expansion_limit",
+                  "lit's recursiveExpansionLimit (empty: substitutions are applied once)",
+                  default="")
+    parser.addini("gpurunner_pin_gpus",
+                  "under xdist, give each worker its own GPU through CUDA_VISIBLE_DEVICES",
+                  type="bool", default=True)
+
+
+def _choice(config: pytest.Config, option: str, ini: str, allowed: tuple[str, ...]) -> str:
+    value = config.getoption(option)
+    if value is None:
+        value = str(config.getini(ini)).strip()
+    if value not in allowed:
+        raise pytest.UsageError(f"{ini} = {value!r}: expected one of {', '.join(allowed)}")
+    return value
+
+
+def _pairs(lines: list[str], key: str, sep: str = "=") -> list[tuple[str, str]]:
+    pairs = []
+    for line in lines:
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, found, value = line.partition(sep)
+        if not found or not name.strip():
+            raise pytest.UsageError(f"{key}: expected 'NAME {sep} VALUE', got {line!r}")
+        pairs.append((name.strip(), value.strip()))
+    return pairs
+
+
+@dataclass
+class Settings:
+    suffixes: tuple[str, ...]
+    features: set[str]
+    integration_paths: list[str]
+    runner_tools: set[str]
+    tools: ToolTable
+    gpu_policy: str
+    timeout: float | None
+    executor: str
+    environment: dict[str, str]
+    base_local: LocalConfig
+    recursion_limit: int | None
+    keep_tmp: bool
+    rootdir: Path
+    mlir_lib_dir: str
+    runtime_note: str
+    gpu: gating.GpuInfo | None = None
+    gpu_note: str = ""
+    pinned_gpu: str | None = None
+
+
+def _timeout(config: pytest.Config) -> float | None:
+    value = config.getoption("gpurunner_timeout")
+    if value is None:
+        raw = str(config.getini("gpurunner_timeout")).strip() or "0"
+        try:
+            value = float(raw)
+        except ValueError:
+            raise pytest.UsageError(f"gpurunner_timeout = {raw!r}: expected seconds") from None
+    if value < 0:
+        raise pytest.UsageError("gpurunner timeout must not be negative")
+    return value or None
+
+
+def _runtime_substitutions(lib_dir: str, compilation_format: str) -> list[tuple[str, str]]:
+    """Upstream MLIR's runtime names and the seed's 2021 names, longest first."""
+    ext = ".dylib" if sys.platform == "darwin" else ".dll" if os.name == "nt" else ".so"
+    libs = {
+        "%mlir_c_runner_utils": "mlir_c_runner_utils",
+        "%mlir_runner_utils": "mlir_runner_utils",
+        "%mlir_async_runtime": "mlir_async_runtime",
+        "%mlir_cuda_runtime": "mlir_cuda_runtime",
+        "%mlir_rocm_runtime": "mlir_rocm_runtime",
+    }
+    subs = [(name, os.path.join(lib_dir, f"lib{lib}{ext}")) for name, lib in libs.items()]
+    subs += [
+        ("%cuda_wrapper_library_dir", lib_dir),
+        ("%linalg_test_lib_dir", lib_dir),
+        ("%mlir_lib_dir", lib_dir),
+        ("%gpu_compilation_format", compilation_format),
+        ("%shlibext", ext),
+    ]
+    subs.sort(key=lambda pair: -len(pair[0]))
+    return [(re.escape(name), value) for name, value in subs]
+
+
+BUILTIN_LIB_DIR = "/gpurunner-builtin-runtime/lib"
+
+
+def _lib_dir(config: pytest.Config, table: ToolTable) -> tuple[str, str]:
+    configured = str(config.getini("gpurunner_mlir_lib_dir")).strip()
+    if configured:
+        return configured, "gpurunner_mlir_lib_dir"
+    # Where the runner itself will come from decides what the library names must mean.
+    if table.mode == "embedded" and "mlir-runner" in table.embedded:
+        return BUILTIN_LIB_DIR, "built-in runtime providers (no such directory on disk)"
+    try:
+        runner = tools.resolve("mlir-runner", table, os.environ, str(config.rootpath))
+    except tools.ToolError:
+        runner = None
+    if runner is not None and runner.kind == "system":
+        lib = os.path.normpath(os.path.join(os.path.dirname(os.path.realpath(runner.target)),
+                                            "..", "lib"))
+        return lib, f"next to {runner.target}"
+    return BUILTIN_LIB_DIR, "built-in runtime providers (no such directory on disk)"
+
+
+def build(config: pytest.Config) -> Settings:
+    mode = _choice(config, "gpurunner_tools", "gpurunner_tools", TOOL_MODES)
+    dirs = config.getoption("gpurunner_tool_dir") or list(config.getini("gpurunner_tool_dirs"))
+    embedded = dict(tools.DEFAULT_EMBEDDED)
+    embedded.update(_pairs(config.getini("gpurunner_embedded_tools"), "gpurunner_embedded_tools"))
+    table = ToolTable(mode, embedded, [str(Path(d).expanduser()) for d in dirs])
+
+    features = gating.host_features()
+    features.update(config.getini("gpurunner_features"))
+    features.update(config.getoption("gpurunner_feature") or [])
+
+    limit_raw = str(config.getini("gpurunner_recursive_expansion_limit")).strip()
+    try:
+        limit = int(limit_raw) if limit_raw else None
+    except ValueError:
+        raise pytest.UsageError(
+            f"gpurunner_recursive_expansion_limit = {limit_raw!r}: expected an integer") from None
+
+    lib_dir, lib_note = _lib_dir(config, table)
+    base = LocalConfig()
+    for name, value in _pairs(config.getini("gpurunner_substitutions"), "gpurunner_substitutions"):
+        base.add_substitution(name, value)
+    base.substitutions += _runtime_substitutions(
+        lib_dir, str(config.getini("gpurunner_gpu_compilation_format")).strip() or "fatbin")
+
+    return Settings(
+        suffixes=tuple(config.getini("gpurunner_suffixes")),
+        features=features,
+        integration_paths=list(config.getini("gpurunner_integration_paths")),
+        runner_tools=set(config.getini("gpurunner_runner_tools")),
+        tools=table,
+        gpu_policy=_choice(config, "gpurunner_gpu", "gpurunner_gpu", gating.POLICIES),
+        timeout=_timeout(config),
+        executor=_choice(config, "gpurunner_executor", "gpurunner_executor", EXECUTORS),
+        environment=dict(_pairs(config.getini("gpurunner_environment"), "gpurunner_environment")),
+        base_local=base,
+        recursion_limit=limit,
+        keep_tmp=bool(config.getoption("gpurunner_keep_tmp")),
+        rootdir=Path(config.rootpath),
+        mlir_lib_dir=lib_dir,
+        runtime_note=lib_note,
+    )
