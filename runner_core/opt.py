@@ -1,0 +1,262 @@
+"""`gpurunner-opt` and the embedded `mlir-opt`: parse, run passes, print.
+
+Accepts mlir-opt's common command line: an input file (or `-`/none for
+stdin), `-o FILE`, pass flags `-name` / `-name="k=v ..."` in order,
+`-pass-pipeline=...`/`--pass-pipeline=...`, `--mlir-print-op-generic`,
+`--mlir-print-debuginfo`, `-split-input-file`, `-allow-unregistered-dialect`.
+Upstream lowerings to LLVM/NVVM/binaries are recorded in the module
+attribute `gpurunner.deferred_passes` instead of run (the runner lowers high
+level IR itself); unknown passes are an error suggesting system tools.
+`-v` reports what the 2021-syntax upgrade rewrote, on stderr.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from runner_core.errors import RunnerError
+from runner_core.toolapi import ToolResult
+
+SPLIT_MARKER = "// -----"
+
+# mlir-opt flags that change nothing the embedded tool does differently.
+_IGNORED_FLAGS = frozenset({
+    "mlir-disable-threading", "mlir-print-local-scope", "mlir-print-value-users",
+    "no-implicit-module", "mlir-pretty-debuginfo", "show-dialects",
+})
+
+
+class UsageError(RunnerError):
+    exit_code = 2
+
+
+@dataclass
+class Options:
+    inputs: list[str] = field(default_factory=list)
+    output: str | None = None
+    pipeline_text: str | None = None
+    pass_flags: list[str] = field(default_factory=list)
+    generic: bool = False
+    debuginfo: bool = False
+    split_input: bool = False
+    allow_unregistered: bool = False
+    verbose: bool = False
+    list_passes: bool = False
+    help: bool = False
+
+
+def _parse_args(argv: list[str]) -> Options:
+    from runner_core.passes.registry import is_deferred, lookup_pass
+
+    o = Options()
+    args = list(argv)
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "-" or not a.startswith("-"):
+            o.inputs.append(a)
+            continue
+        name, eq, value = a.lstrip("-").partition("=")
+        if name in ("o",):
+            if eq:
+                o.output = value
+            elif a.startswith("-o") and len(a) > 2 and not a.startswith("--"):
+                o.output = a[2:]
+            else:
+                if i >= len(args):
+                    raise UsageError("error: -o needs a file name")
+                o.output = args[i]
+                i += 1
+        elif a.startswith("-o") and not a.startswith("--") and len(a) > 2 and name not in (
+                "o",) and not _is_pass_like(name):
+            o.output = a[2:]
+        elif name == "pass-pipeline":
+            if not eq:
+                if i >= len(args):
+                    raise UsageError("error: --pass-pipeline needs a value")
+                value = args[i]
+                i += 1
+            o.pipeline_text = _unquote(value)
+        elif name == "mlir-print-op-generic":
+            o.generic = True
+        elif name == "mlir-print-debuginfo":
+            o.debuginfo = True
+        elif name == "split-input-file":
+            o.split_input = True
+        elif name == "allow-unregistered-dialect":
+            o.allow_unregistered = True
+        elif name in ("v", "verbose"):
+            o.verbose = True
+        elif name == "list-passes":
+            o.list_passes = True
+        elif name in ("h", "help", "help-hidden"):
+            o.help = True
+        elif name in _IGNORED_FLAGS:
+            pass
+        elif name in ("verify-diagnostics", "verify-each", "mlir-print-ir-after-all",
+                      "mlir-print-ir-before-all", "debug", "debug-only", "mlir-timing"):
+            raise UsageError(
+                f"error: option '{a}' is not supported by the embedded mlir-opt\n"
+                f"  note: set 'gpurunner_tools = system' to use the real mlir-opt")
+        else:
+            if not is_deferred(name):
+                lookup_pass(name)  # raises the unknown-pass error with its hint
+            o.pass_flags.append(a)
+    if o.pipeline_text is not None and o.pass_flags:
+        raise UsageError("error: '--pass-pipeline' cannot be combined with individual pass "
+                         "options")
+    if len(o.inputs) > 1:
+        raise UsageError(f"error: too many input files: {' '.join(o.inputs)}")
+    return o
+
+
+def _is_pass_like(name: str) -> bool:
+    return "-" in name
+
+
+def _unquote(v: str) -> str:
+    if len(v) >= 2 and v[0] == v[-1] and v[0] in "\"'":
+        return v[1:-1]
+    return v
+
+
+def _usage() -> str:
+    return ("usage: gpurunner-opt [FILE|-] [-o OUT] [-pass-pipeline=PIPELINE | -PASS[=OPTS] ...]\n"
+            "                     [--mlir-print-op-generic] [--mlir-print-debuginfo]\n"
+            "                     [-split-input-file] [-allow-unregistered-dialect] [-v]\n"
+            "                     [--list-passes]\n")
+
+
+def _list_passes() -> str:
+    from runner_core.passes.registry import registered_passes
+
+    lines = ["passes the embedded mlir-opt runs:"]
+    for name, info in sorted(registered_passes().items()):
+        lines.append(f"  -{name:40s} {info.summary}")
+    lines.append("upstream lowerings to LLVM/NVVM/binaries (convert-*-to-llvm, gpu-to-llvm,")
+    lines.append("gpu-lower-to-nvvm-pipeline, ...) are recorded, not run: the runner lowers itself.")
+    return "\n".join(lines) + "\n"
+
+
+def _build_spec(o: Options):
+    from runner_core.passes.pipeline import (
+        MODULE_ANCHOR,
+        NestSpec,
+        parse_flag_pass,
+        parse_pipeline,
+    )
+    from runner_core.passes.registry import is_deferred, lookup_pass
+
+    if o.pipeline_text is not None:
+        return parse_pipeline(o.pipeline_text)
+    items = [parse_flag_pass(f) for f in o.pass_flags]
+    for p in items:
+        if not is_deferred(p.name):
+            lookup_pass(p.name).create(p.options)
+    return NestSpec(MODULE_ANCHOR, items)
+
+
+def _process(text: str, filename: str, o: Options, spec, err: list[str]) -> str:
+    from runner_core.ir.parse import parse_source_ex, verify_module
+    from runner_core.ir.printing import print_op
+    from runner_core.passes.pipeline import run_pipeline
+
+    result = parse_source_ex(text, filename, allow_unregistered=o.allow_unregistered)
+    if o.verbose:
+        for u in result.upgrades:
+            loc = result.source.location(u.offset)
+            err.append(f"{loc}: remark: upgraded 2021 op '{u.old}' to '{u.new}'\n")
+    module = result.module
+    if spec.items:
+        run_pipeline(module, spec)
+        verify_module(module, result.source)
+    return print_op(module, generic=o.generic, debuginfo=o.debuginfo)
+
+
+def _split(text: str) -> list[tuple[str, int]]:
+    """Chunks of a `-split-input-file` input, each with its first line's offset."""
+    chunks: list[tuple[str, int]] = []
+    current: list[str] = []
+    start = 0
+    for n, line in enumerate(text.splitlines(keepends=True)):
+        if line.strip() == SPLIT_MARKER:
+            chunks.append(("".join(current), start))
+            current = []
+            start = n + 1
+        else:
+            current.append(line)
+    chunks.append(("".join(current), start))
+    return chunks
+
+
+def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
+    """Contract 1 (docs/design.md): bytes in, bytes out, never raises for bad input."""
+    err: list[str] = []
+    try:
+        o = _parse_args(argv[1:])
+        if o.help:
+            return ToolResult(0, _usage().encode())
+        if o.list_passes:
+            return ToolResult(0, _list_passes().encode())
+        spec = _build_spec(o)
+        src = o.inputs[0] if o.inputs else "-"
+        if src == "-":
+            text, filename = stdin.decode("utf-8", errors="replace"), "<stdin>"
+        else:
+            path = src if os.path.isabs(src) else os.path.join(cwd, src)
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    text = f.read()
+            except OSError as e:
+                raise UsageError(f"error: could not open input file '{src}': "
+                                 f"{e.strerror}") from None
+            filename = src
+        if o.split_input:
+            outs = []
+            failed = False
+            for chunk, offset in _split(text):
+                try:
+                    outs.append(_process("\n" * offset + chunk, filename, o, spec, err))
+                except RunnerError as e:
+                    err.append(str(e) + "\n")
+                    failed = True
+            out = (SPLIT_MARKER + "\n").join(outs)
+            if failed:
+                return ToolResult(1, b"", "".join(err).encode())
+        else:
+            out = _process(text, filename, o, spec, err)
+        if o.output is not None and o.output != "-":
+            path = o.output if os.path.isabs(o.output) else os.path.join(cwd, o.output)
+            try:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(out)
+            except OSError as e:
+                raise UsageError(f"error: could not write '{o.output}': {e.strerror}") from None
+            return ToolResult(0, b"", "".join(err).encode())
+        return ToolResult(0, out.encode(), "".join(err).encode())
+    except RunnerError as e:
+        err.append(str(e) + "\n")
+        return ToolResult(getattr(e, "exit_code", 1), b"", "".join(err).encode())
+
+
+def main() -> None:
+    """Console script: run tool_main over the real stdin/stdout."""
+    stdin = b""
+    args = sys.argv[1:]
+    reads_stdin = not [a for a in args if a == "-" or not a.startswith("-")] or "-" in args
+    if reads_stdin and not any(a.lstrip("-") in ("help", "h", "list-passes") for a in args):
+        stdin = sys.stdin.buffer.read()
+    r = tool_main(["gpurunner-opt", *args], stdin, os.environ, os.getcwd())
+    sys.stdout.buffer.write(r.stdout)
+    sys.stdout.buffer.flush()
+    sys.stderr.buffer.write(r.stderr)
+    sys.stderr.buffer.flush()
+    sys.exit(r.returncode)
+
+
+if __name__ == "__main__":
+    main()
