@@ -1,0 +1,323 @@
+"""arith dialect: integer and float arithmetic, comparisons, casts, constants.
+
+Scalars and 1-D vectors map onto single LLVM instructions; n-D vectors go
+through :func:`elementwise.map_nd`.  Semantics follow upstream's
+arith-to-llvm (e.g. ``ceildivsi``/``floordivsi`` expansions, ``maximumf`` as
+``llvm.maximum``, signless ints sign-extended by ``index_cast``).
+"""
+
+from __future__ import annotations
+
+import llvmlite.ir as ir
+from xdsl.dialects import builtin as b
+
+from .context import LoweringContext
+from .elementwise import map_nd, retype, scalar_of
+from .registry import lowering
+from .types import I1
+
+
+def _prop(op, name):
+    v = op.properties.get(name)
+    return v if v is not None else op.attributes.get(name)
+
+
+# ---------------------------------------------------------------- constants
+def _int_const(t: ir.IntType, v: int) -> ir.Constant:
+    w = t.width
+    v &= (1 << w) - 1
+    if v >= 1 << (w - 1):
+        v -= 1 << w
+    return ir.Constant(t, v)
+
+
+def _float_const(t: ir.Type, v: float) -> ir.Constant:
+    return ir.Constant(t, v)
+
+
+def scalar_constant(t: ir.Type, v) -> ir.Constant:
+    if isinstance(t, ir.IntType):
+        return _int_const(t, int(v))
+    return _float_const(t, float(v))
+
+
+def dense_constant(ty: ir.Type, values: list) -> ir.Constant:
+    """An LLVM constant of vector/array type ``ty`` from flat row-major values."""
+    if isinstance(ty, ir.VectorType):
+        return ir.Constant(ty, [scalar_constant(ty.element, v) for v in values])
+    if isinstance(ty, ir.ArrayType):
+        n = len(values) // ty.count
+        return ir.Constant(ty, [dense_constant(ty.element, values[i * n:(i + 1) * n])
+                                for i in range(ty.count)])
+    (v,) = values
+    return scalar_constant(ty, v)
+
+
+def constant_value(ctx: LoweringContext, attr, mlir_type) -> ir.Constant:
+    ty = ctx.convert(mlir_type)
+    if isinstance(attr, (b.IntegerAttr, b.FloatAttr)):
+        return scalar_constant(ty, attr.value.data)
+    if isinstance(attr, b.DenseIntOrFPElementsAttr):
+        vals = list(attr.get_values())
+        count = 1
+        for d in (attr.get_shape() or ()):
+            count *= d
+        if len(vals) == 1 and count > 1:
+            vals = vals * count
+        return dense_constant(ty, vals)
+    raise ctx.unsupported(None, f"constant attribute {attr}")
+
+
+@lowering("arith.constant")
+def _constant(ctx: LoweringContext, op) -> None:
+    attr = _prop(op, "value")
+    try:
+        c = constant_value(ctx, attr, op.results[0].type)
+    except AttributeError:
+        raise ctx.unsupported(op, f"constant {attr}") from None
+    ctx.set_results(op, [c])
+
+
+# --------------------------------------------------------------- binary ops
+def _binary(method: str):
+    def lower(ctx: LoweringContext, op) -> None:
+        a, c = ctx.get_all(op.operands)
+        bld = ctx.builder
+        ctx.set_results(op, [map_nd(bld, lambda x, y: getattr(bld, method)(x, y), a, c)])
+
+    return lower
+
+
+for _name, _method in {
+    "arith.addi": "add", "arith.subi": "sub", "arith.muli": "mul",
+    "arith.divsi": "sdiv", "arith.divui": "udiv", "arith.remsi": "srem", "arith.remui": "urem",
+    "arith.andi": "and_", "arith.ori": "or_", "arith.xori": "xor",
+    "arith.shli": "shl", "arith.shrsi": "ashr", "arith.shrui": "lshr",
+    "arith.addf": "fadd", "arith.subf": "fsub", "arith.mulf": "fmul", "arith.divf": "fdiv",
+    "arith.remf": "frem",
+}.items():
+    lowering(_name)(_binary(_method))
+
+
+def _intrinsic_binary(name: str):
+    def lower(ctx: LoweringContext, op) -> None:
+        a, c = ctx.get_all(op.operands)
+        ctx.set_results(op, [map_nd(ctx.builder, lambda x, y: ctx.intrinsic(
+            name, x.type, [x, y], [x.type]), a, c)])
+
+    return lower
+
+
+for _name, _intr in {
+    "arith.maxsi": "llvm.smax", "arith.minsi": "llvm.smin",
+    "arith.maxui": "llvm.umax", "arith.minui": "llvm.umin",
+    "arith.maximumf": "llvm.maximum", "arith.minimumf": "llvm.minimum",
+    "arith.maxnumf": "llvm.maxnum", "arith.minnumf": "llvm.minnum",
+}.items():
+    lowering(_name)(_intrinsic_binary(_intr))
+
+
+@lowering("arith.negf")
+def _negf(ctx, op):
+    (a,) = ctx.get_all(op.operands)
+    ctx.set_results(op, [map_nd(ctx.builder, ctx.builder.fneg, a)])
+
+
+def _splat_like(v: ir.Value, scalar: int) -> ir.Constant:
+    t = v.type
+    if isinstance(t, ir.VectorType):
+        return ir.Constant(t, [ir.Constant(t.element, scalar)] * t.count)
+    return ir.Constant(t, scalar)
+
+
+@lowering("arith.ceildivsi")
+def _ceildivsi(ctx, op):
+    bld = ctx.builder
+
+    def f(a, c):
+        zero, one = _splat_like(a, 0), _splat_like(a, 1)
+        q = bld.sdiv(a, c)
+        r = bld.srem(a, c)
+        nonzero = bld.icmp_signed("!=", r, zero)
+        same_sign = bld.icmp_signed("==", bld.icmp_signed("<", a, zero),
+                                    bld.icmp_signed("<", c, zero))
+        adjust = bld.and_(nonzero, same_sign)
+        return bld.add(q, bld.select(adjust, one, zero))
+
+    a, c = ctx.get_all(op.operands)
+    ctx.set_results(op, [map_nd(bld, f, a, c)])
+
+
+@lowering("arith.floordivsi")
+def _floordivsi(ctx, op):
+    bld = ctx.builder
+
+    def f(a, c):
+        zero, one = _splat_like(a, 0), _splat_like(a, 1)
+        q = bld.sdiv(a, c)
+        r = bld.srem(a, c)
+        nonzero = bld.icmp_signed("!=", r, zero)
+        diff_sign = bld.icmp_signed("!=", bld.icmp_signed("<", a, zero),
+                                    bld.icmp_signed("<", c, zero))
+        adjust = bld.and_(nonzero, diff_sign)
+        return bld.sub(q, bld.select(adjust, one, zero))
+
+    a, c = ctx.get_all(op.operands)
+    ctx.set_results(op, [map_nd(bld, f, a, c)])
+
+
+@lowering("arith.ceildivui")
+def _ceildivui(ctx, op):
+    bld = ctx.builder
+
+    def f(a, c):
+        zero, one = _splat_like(a, 0), _splat_like(a, 1)
+        is_zero = bld.icmp_unsigned("==", a, zero)
+        q = bld.add(bld.udiv(bld.sub(a, one), c), one)
+        return bld.select(is_zero, zero, q)
+
+    a, c = ctx.get_all(op.operands)
+    ctx.set_results(op, [map_nd(bld, f, a, c)])
+
+
+# ------------------------------------------------------------- comparisons
+_CMPI = {0: ("s", "=="), 1: ("s", "!="), 2: ("s", "<"), 3: ("s", "<="), 4: ("s", ">"),
+         5: ("s", ">="), 6: ("u", "<"), 7: ("u", "<="), 8: ("u", ">"), 9: ("u", ">=")}
+_CMPF = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult",
+         "ule", "une", "uno", "true"]
+_CMPI_NAMES = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 6, "ule": 7,
+               "ugt": 8, "uge": 9}
+
+
+def _predicate(op) -> int:
+    p = _prop(op, "predicate")
+    return int(p.value.data)
+
+
+def icmp(bld: ir.IRBuilder, pred: int | str, a, c):
+    if isinstance(pred, str):
+        pred = _CMPI_NAMES[pred]
+    kind, sym = _CMPI[pred]
+    return (bld.icmp_signed if kind == "s" else bld.icmp_unsigned)(sym, a, c)
+
+
+def fcmp(bld: ir.IRBuilder, pred: int, a, c):
+    name = _CMPF[pred]
+    if name in ("false", "true"):
+        t = a.type
+        res_t = ir.VectorType(I1, t.count) if isinstance(t, ir.VectorType) else I1
+        return _splat_like(ir.Constant(res_t, 0), 1 if name == "true" else 0) \
+            if isinstance(res_t, ir.VectorType) else ir.Constant(I1, 1 if name == "true" else 0)
+    return bld.fcmp_ordered(name, a, c)
+
+
+@lowering("arith.cmpi")
+def _cmpi(ctx, op):
+    a, c = ctx.get_all(op.operands)
+    p = _predicate(op)
+    rt = ctx.convert(op.results[0].type)
+    ctx.set_results(op, [map_nd(ctx.builder, lambda x, y: icmp(ctx.builder, p, x, y), a, c,
+                                result_type=rt)])
+
+
+@lowering("arith.cmpf")
+def _cmpf(ctx, op):
+    a, c = ctx.get_all(op.operands)
+    p = _predicate(op)
+    rt = ctx.convert(op.results[0].type)
+    ctx.set_results(op, [map_nd(ctx.builder, lambda x, y: fcmp(ctx.builder, p, x, y), a, c,
+                                result_type=rt)])
+
+
+@lowering("arith.select")
+def _select(ctx, op):
+    cond, a, c = ctx.get_all(op.operands)
+    bld = ctx.builder
+    if isinstance(cond.type, ir.ArrayType):
+        res = map_nd(bld, lambda k, x, y: bld.select(k, x, y), cond, a, c, result_type=a.type)
+    elif isinstance(a.type, ir.ArrayType):
+        res = map_nd(bld, lambda x, y: bld.select(cond, x, y), a, c)
+    else:
+        res = bld.select(cond, a, c)
+    ctx.set_results(op, [res])
+
+
+# -------------------------------------------------------------------- casts
+def _cast(kind: str):
+    def lower(ctx: LoweringContext, op) -> None:
+        (a,) = ctx.get_all(op.operands)
+        rt = ctx.convert(op.results[0].type)
+        bld = ctx.builder
+        res_scalar = scalar_of(rt)
+
+        def f(x):
+            to = retype(x.type, res_scalar)
+            src = scalar_of(x.type)
+            if kind in ("index_cast", "index_castui"):
+                if src.width == res_scalar.width:
+                    return x
+                if src.width > res_scalar.width:
+                    return bld.trunc(x, to)
+                return (bld.sext if kind == "index_cast" else bld.zext)(x, to)
+            if kind == "bitcast":
+                return bld.bitcast(x, to)
+            return getattr(bld, kind)(x, to)
+
+        ctx.set_results(op, [map_nd(bld, f, a, result_type=rt)])
+
+    return lower
+
+
+for _name, _kind in {
+    "arith.extsi": "sext", "arith.extui": "zext", "arith.trunci": "trunc",
+    "arith.extf": "fpext", "arith.truncf": "fptrunc",
+    "arith.sitofp": "sitofp", "arith.uitofp": "uitofp",
+    "arith.fptosi": "fptosi", "arith.fptoui": "fptoui",
+    "arith.index_cast": "index_cast", "arith.index_castui": "index_castui",
+    "arith.bitcast": "bitcast",
+}.items():
+    lowering(_name)(_cast(_kind))
+
+
+# ---------------------------------------------------------- extended ops
+@lowering("arith.addui_extended")
+def _addui_extended(ctx, op):
+    a, c = ctx.get_all(op.operands)
+    bld = ctx.builder
+    if isinstance(a.type, (ir.VectorType, ir.ArrayType)):
+        s = map_nd(bld, bld.add, a, c)
+        ovf = map_nd(bld, lambda x, y: bld.icmp_unsigned("<", bld.add(x, y), x), a, c,
+                     result_type=ctx.convert(op.results[1].type))
+        ctx.set_results(op, [s, ovf])
+        return
+    pair = bld.uadd_with_overflow(a, c)
+    ctx.set_results(op, [bld.extract_value(pair, 0), bld.extract_value(pair, 1)])
+
+
+def _mul_extended(signed: bool):
+    def lower(ctx: LoweringContext, op) -> None:
+        a, c = ctx.get_all(op.operands)
+        bld = ctx.builder
+
+        def halves(x, y, which):
+            s = scalar_of(x.type)
+            wide = retype(x.type, ir.IntType(2 * s.width))
+            ext = bld.sext if signed else bld.zext
+            p = bld.mul(ext(x, wide), ext(y, wide))
+            if which == 0:
+                return bld.trunc(p, x.type)
+            shift = ir.Constant(scalar_of(wide), s.width)
+            if isinstance(wide, ir.VectorType):
+                shift = ir.Constant(wide, [shift] * wide.count)
+            return bld.trunc(bld.lshr(p, shift), x.type)
+
+        lo = map_nd(bld, lambda x, y: halves(x, y, 0), a, c)
+        hi = map_nd(bld, lambda x, y: halves(x, y, 1), a, c)
+        ctx.set_results(op, [lo, hi])
+
+    return lower
+
+
+lowering("arith.mulsi_extended")(_mul_extended(True))
+lowering("arith.mului_extended")(_mul_extended(False))
+

@@ -1,0 +1,22 @@
+"""builtin dialect: ``unrealized_conversion_cast`` between types with one lowering."""
+
+from __future__ import annotations
+
+from .context import LoweringContext
+from .registry import lowering
+
+
+@lowering("builtin.unrealized_conversion_cast")
+def _cast(ctx: LoweringContext, op) -> None:
+    ins = ctx.get_all(op.operands)
+    outs = [ctx.convert(r.type) for r in op.results]
+    if len(ins) == len(outs) and all(v.type == t for v, t in zip(ins, outs, strict=True)):
+        ctx.set_results(op, ins)
+        return
+    if len(ins) == len(outs) and all(str(v.type) == str(t) for v, t in zip(ins, outs,
+                                                                              strict=True)):
+        ctx.set_results(op, ins)
+        return
+    raise ctx.unsupported(op, "unrealized_conversion_cast between types with different "
+                              f"lowerings ({', '.join(str(v.type) for v in ins)} -> "
+                              f"{', '.join(str(t) for t in outs)})")

@@ -1,0 +1,1 @@
+"""llvm dialect: ops already in LLVM form (filled in below)."""

@@ -1,0 +1,526 @@
+"""vector dialect: the subset tests use, most importantly ``vector.print``.
+
+``vector.print`` lowers exactly as upstream does, to calls into the C runner
+utilities (``printI64``/``printU64``/``printF32``/``printF64``/``printF16``/
+``printBF16``, ``printOpen``/``printComma``/``printClose``/``printNewline``,
+``printString``), so its output is whatever that library (real or built-in)
+prints.  Signless integers are sign-extended to 64 bits (``i1`` zero-extended),
+``index`` and unsigned integers print unsigned.
+"""
+
+from __future__ import annotations
+
+import re
+
+import llvmlite.ir as ir
+from xdsl.dialects import builtin as b
+
+from . import memref_desc as md
+from .arith import dense_constant, scalar_constant
+from .context import LoweringContext
+from .elementwise import map_nd
+from .memref import element_ptr
+from .registry import lowering
+from .types import I1, I16, I32, I64, VOID
+
+DYNAMIC = md.DYNAMIC
+
+
+def _prop(op, name):
+    v = op.properties.get(name)
+    return v if v is not None else op.attributes.get(name)
+
+
+# ------------------------------------------------------------ lanes helpers
+def shape_of(t) -> list[int]:
+    return list(t.get_shape()) if isinstance(t, b.VectorType) else []
+
+
+def to_lanes(bld: ir.IRBuilder, value: ir.Value) -> list[ir.Value]:
+    """Every scalar of a lowered (n-D) vector, row-major."""
+    t = value.type
+    if isinstance(t, ir.ArrayType):
+        out = []
+        for i in range(t.count):
+            out += to_lanes(bld, bld.extract_value(value, i))
+        return out
+    if isinstance(t, ir.VectorType):
+        return [bld.extract_element(value, ir.Constant(I32, i)) for i in range(t.count)]
+    return [value]
+
+
+def from_lanes(bld: ir.IRBuilder, lanes: list[ir.Value], t: ir.Type) -> ir.Value:
+    if isinstance(t, ir.ArrayType):
+        n = len(lanes) // t.count
+        agg = ir.Constant(t, ir.Undefined)
+        for i in range(t.count):
+            agg = bld.insert_value(agg, from_lanes(bld, lanes[i * n:(i + 1) * n], t.element), i)
+        return agg
+    if isinstance(t, ir.VectorType):
+        if all(isinstance(x, ir.Constant) for x in lanes):
+            return ir.Constant(t, list(lanes))
+        vec = ir.Constant(t, ir.Undefined)
+        for i, x in enumerate(lanes):
+            vec = bld.insert_element(vec, x, ir.Constant(I32, i))
+        return vec
+    (x,) = lanes
+    return x
+
+
+def splat(bld: ir.IRBuilder, scalar: ir.Value, t: ir.Type) -> ir.Value:
+    if isinstance(t, ir.ArrayType):
+        inner = splat(bld, scalar, t.element)
+        agg = ir.Constant(t, ir.Undefined)
+        for i in range(t.count):
+            agg = bld.insert_value(agg, inner, i)
+        return agg
+    if isinstance(scalar, ir.Constant):
+        return ir.Constant(t, [scalar] * t.count)
+    one = bld.insert_element(ir.Constant(ir.VectorType(t.element, 1), ir.Undefined), scalar,
+                             ir.Constant(I32, 0))
+    mask = ir.Constant(ir.VectorType(I32, t.count), [ir.Constant(I32, 0)] * t.count)
+    return bld.shuffle_vector(one, ir.Constant(one.type, ir.Undefined), mask)
+
+
+# --------------------------------------------------------------------- print
+_PUNCT = {"newline": "printNewline", "comma": "printComma", "open": "printOpen",
+          "close": "printClose", "no_punctuation": None}
+
+
+def _punctuation(op) -> str | None:
+    p = _prop(op, "punctuation")
+    if p is None:
+        return "printNewline"
+    text = str(getattr(p, "data", p)).lower()
+    for key, fn in _PUNCT.items():
+        if re.search(rf"\b{key}\b", text):
+            return fn
+    if "newline" in text or "new_line" in text:
+        return "printNewline"
+    return "printNewline"
+
+
+def _print_scalar(ctx: LoweringContext, v: ir.Value, mlir_elem, op) -> None:
+    bld = ctx.builder
+    t = v.type
+    if isinstance(t, ir.IntType):
+        unsigned = isinstance(mlir_elem, b.IndexType) or (
+            isinstance(mlir_elem, b.IntegerType)
+            and mlir_elem.signedness.data == b.Signedness.UNSIGNED)
+        if t.width > 64:
+            raise ctx.unsupported(op, f"vector.print of {mlir_elem} (wider than 64 bits)")
+        if t.width < 64:
+            v = bld.zext(v, I64) if (unsigned or t.width == 1) else bld.sext(v, I64)
+        ctx.call("printU64" if unsigned else "printI64", VOID, [v])
+    elif isinstance(t, ir.FloatType):
+        ctx.call("printF32", VOID, [v])
+    elif isinstance(t, ir.DoubleType):
+        ctx.call("printF64", VOID, [v])
+    elif isinstance(t, ir.HalfType):
+        ctx.call("printF16", VOID, [bld.bitcast(v, I16)])
+    elif str(t) == "bfloat":
+        ctx.call("printBF16", VOID, [bld.bitcast(v, I16)])
+    else:
+        raise ctx.unsupported(op, f"vector.print of {mlir_elem}")
+
+
+def _print_nd(ctx: LoweringContext, v: ir.Value, mlir_elem, op) -> None:
+    bld = ctx.builder
+    t = v.type
+    if isinstance(t, (ir.ArrayType, ir.VectorType)):
+        ctx.call("printOpen", VOID, [])
+        n = t.count
+        for i in range(n):
+            part = (bld.extract_value(v, i) if isinstance(t, ir.ArrayType)
+                    else bld.extract_element(v, ir.Constant(I32, i)))
+            _print_nd(ctx, part, mlir_elem, op)
+            if i + 1 < n:
+                ctx.call("printComma", VOID, [])
+        ctx.call("printClose", VOID, [])
+    else:
+        _print_scalar(ctx, v, mlir_elem, op)
+
+
+@lowering("vector.print")
+def _print(ctx: LoweringContext, op) -> None:
+    text = _prop(op, "stringLiteral")
+    if text is not None:
+        ctx.call("printString", VOID, [ctx.string_constant(text.data, "vector_print_str")])
+        return
+    if op.operands:
+        (src,) = op.operands
+        v = ctx.get(src)
+        elem = src.type.element_type if isinstance(src.type, b.VectorType) else src.type
+        _print_nd(ctx, v, elem, op)
+    fn = _punctuation(op)
+    if fn:
+        ctx.call(fn, VOID, [])
+
+
+# ------------------------------------------------------------ construction
+@lowering("vector.broadcast")
+def _broadcast(ctx: LoweringContext, op) -> None:
+    (src,) = op.operands
+    rt = op.results[0].type
+    rty = ctx.convert(rt)
+    bld = ctx.builder
+    v = ctx.get(src)
+    if not isinstance(src.type, b.VectorType):
+        ctx.set_results(op, [splat(bld, v, rty)])
+        return
+    sshape, rshape = shape_of(src.type), shape_of(rt)
+    lanes = to_lanes(bld, v)
+    pad = len(rshape) - len(sshape)
+    sshape_p = [1] * pad + sshape
+    out = []
+    for flat in range(_count(rshape)):
+        idx = _unflatten(flat, rshape)
+        sidx = [0 if sshape_p[d] == 1 else idx[d] for d in range(len(rshape))]
+        out.append(lanes[_flatten(sidx[pad:], sshape)] if sshape else lanes[0])
+    ctx.set_results(op, [from_lanes(bld, out, rty)])
+
+
+@lowering("vector.splat")
+def _splat(ctx: LoweringContext, op) -> None:
+    (src,) = op.operands
+    ctx.set_results(op, [splat(ctx.builder, ctx.get(src), ctx.convert(op.results[0].type))])
+
+
+@lowering("vector.from_elements")
+def _from_elements(ctx: LoweringContext, op) -> None:
+    ctx.set_results(op, [from_lanes(ctx.builder, ctx.get_all(op.operands),
+                                    ctx.convert(op.results[0].type))])
+
+
+@lowering("vector.step")
+def _step(ctx: LoweringContext, op) -> None:
+    t = ctx.convert(op.results[0].type)
+    ctx.set_results(op, [ir.Constant(t, [ir.Constant(t.element, i) for i in range(t.count)])])
+
+
+def _count(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _unflatten(flat, shape):
+    idx = []
+    for d in reversed(shape):
+        idx.append(flat % d)
+        flat //= d
+    return list(reversed(idx))
+
+
+def _flatten(idx, shape):
+    flat = 0
+    for i, d in zip(idx, shape, strict=True):
+        flat = flat * d + i
+    return flat
+
+
+# ------------------------------------------------------- extract / insert
+def _positions(ctx, op) -> list:
+    static = [int(x) for x in _prop(op, "static_position").get_values()]
+    dyn = iter(ctx.get_all(op.dynamic_position))
+    return [next(dyn) if s == DYNAMIC else s for s in static]
+
+
+def _extract_path(bld, v, pos):
+    for p in pos:
+        t = v.type
+        if isinstance(t, ir.ArrayType):
+            if not isinstance(p, int):
+                raise NotImplementedError
+            v = bld.extract_value(v, p)
+        else:
+            idx = ir.Constant(I32, p) if isinstance(p, int) else p
+            v = bld.extract_element(v, idx)
+    return v
+
+
+@lowering("vector.extract")
+def _extract(ctx: LoweringContext, op) -> None:
+    pos = _positions(ctx, op)
+    try:
+        res = _extract_path(ctx.builder, ctx.get(op.vector), pos)
+    except NotImplementedError:
+        raise ctx.unsupported(op, "vector.extract with a dynamic outer position") from None
+    if isinstance(op.results[0].type, b.VectorType) and not op.results[0].type.get_shape():
+        res = splat(ctx.builder, res, ctx.convert(op.results[0].type))
+    ctx.set_results(op, [res])
+
+
+def _insert_path(bld, agg, value, pos):
+    if not pos:
+        return value
+    p, rest = pos[0], pos[1:]
+    t = agg.type
+    if isinstance(t, ir.ArrayType):
+        if not isinstance(p, int):
+            raise NotImplementedError
+        inner = bld.extract_value(agg, p)
+        return bld.insert_value(agg, _insert_path(bld, inner, value, rest), p)
+    idx = ir.Constant(I32, p) if isinstance(p, int) else p
+    return bld.insert_element(agg, value, idx)
+
+
+@lowering("vector.insert")
+def _insert(ctx: LoweringContext, op) -> None:
+    pos = _positions(ctx, op)
+    src = ctx.get(op.source)
+    if isinstance(op.source.type, b.VectorType) and not op.source.type.get_shape():
+        src = ctx.builder.extract_element(src, ir.Constant(I32, 0))
+    try:
+        res = _insert_path(ctx.builder, ctx.get(op.dest), src, pos)
+    except NotImplementedError:
+        raise ctx.unsupported(op, "vector.insert with a dynamic outer position") from None
+    ctx.set_results(op, [res])
+
+
+@lowering("vector.shuffle")
+def _shuffle(ctx: LoweringContext, op) -> None:
+    a, c = ctx.get(op.v1), ctx.get(op.v2)
+    mask = [int(x) for x in _prop(op, "mask").get_values()]
+    bld = ctx.builder
+    rt = ctx.convert(op.results[0].type)
+    if isinstance(a.type, ir.VectorType) and isinstance(c.type, ir.VectorType):
+        m = ir.Constant(ir.VectorType(I32, len(mask)),
+                        [ir.Constant(I32, x) if x >= 0 else ir.Constant(I32, ir.Undefined)
+                         for x in mask])
+        ctx.set_results(op, [bld.shuffle_vector(a, c, m)])
+        return
+    n1 = a.type.count
+    agg = ir.Constant(rt, ir.Undefined)
+    for i, x in enumerate(mask):
+        part = bld.extract_value(a, x) if x < n1 else bld.extract_value(c, x - n1)
+        agg = bld.insert_value(agg, part, i)
+    ctx.set_results(op, [agg])
+
+
+@lowering("vector.fma")
+def _fma(ctx: LoweringContext, op) -> None:
+    a, c, acc = ctx.get_all(op.operands)
+    ctx.set_results(op, [map_nd(ctx.builder, lambda x, y, z: ctx.intrinsic(
+        "llvm.fma", x.type, [x, y, z], [x.type]), a, c, acc)])
+
+
+@lowering("vector.bitcast")
+def _bitcast(ctx: LoweringContext, op) -> None:
+    (a,) = ctx.get_all(op.operands)
+    rt = ctx.convert(op.results[0].type)
+    bld = ctx.builder
+    if isinstance(rt, ir.ArrayType):
+        ctx.set_results(op, [map_nd(bld, lambda x: bld.bitcast(x, _inner(rt)), a,
+                                    result_type=rt)])
+    else:
+        ctx.set_results(op, [bld.bitcast(a, rt)])
+
+
+def _inner(t):
+    while isinstance(t, ir.ArrayType):
+        t = t.element
+    return t
+
+
+# --------------------------------------------------------------- reduction
+_REDUCE_INT = {"add": "llvm.vector.reduce.add", "mul": "llvm.vector.reduce.mul",
+               "and": "llvm.vector.reduce.and", "or": "llvm.vector.reduce.or",
+               "xor": "llvm.vector.reduce.xor", "minsi": "llvm.vector.reduce.smin",
+               "maxsi": "llvm.vector.reduce.smax", "minui": "llvm.vector.reduce.umin",
+               "maxui": "llvm.vector.reduce.umax"}
+_REDUCE_FLOAT = {"minnumf": "llvm.vector.reduce.fmin", "maxnumf": "llvm.vector.reduce.fmax",
+                 "minimumf": "llvm.vector.reduce.fminimum",
+                 "maximumf": "llvm.vector.reduce.fmaximum"}
+_COMBINE_INT = {"add": "add", "mul": "mul", "and": "and_", "or": "or_", "xor": "xor"}
+
+
+def _kind(op) -> str:
+    k = _prop(op, "kind")
+    text = str(getattr(k, "data", k))
+    m = re.search(r"(minnumf|maxnumf|minimumf|maximumf|minsi|maxsi|minui|maxui|add|mul|and|or|xor"
+                  r"|minf|maxf)", text)
+    if not m:
+        raise KeyError(text)
+    return {"minf": "minimumf", "maxf": "maximumf"}.get(m.group(1), m.group(1))
+
+
+def combine(ctx: LoweringContext, kind: str, a: ir.Value, c: ir.Value) -> ir.Value:
+    """Combine two scalars (or vectors) with a vector.kind."""
+    bld = ctx.builder
+    is_int = isinstance(a.type, ir.IntType) or (isinstance(a.type, ir.VectorType)
+                                                and isinstance(a.type.element, ir.IntType))
+    if is_int:
+        if kind in _COMBINE_INT:
+            return getattr(bld, _COMBINE_INT[kind])(a, c)
+        intr = {"minsi": "llvm.smin", "maxsi": "llvm.smax", "minui": "llvm.umin",
+                "maxui": "llvm.umax"}[kind]
+        return ctx.intrinsic(intr, a.type, [a, c], [a.type])
+    if kind == "add":
+        return bld.fadd(a, c)
+    if kind == "mul":
+        return bld.fmul(a, c)
+    intr = {"minnumf": "llvm.minnum", "maxnumf": "llvm.maxnum", "minimumf": "llvm.minimum",
+            "maximumf": "llvm.maximum"}[kind]
+    return ctx.intrinsic(intr, a.type, [a, c], [a.type])
+
+
+@lowering("vector.reduction")
+def _reduction(ctx: LoweringContext, op) -> None:
+    v = ctx.get(op.vector)
+    acc = ctx.get(op.acc) if op.acc is not None else None
+    try:
+        kind = _kind(op)
+    except KeyError:
+        raise ctx.unsupported(op, f"vector.reduction kind {_prop(op, 'kind')}") from None
+    vt = v.type
+    elem = vt.element
+    if isinstance(elem, ir.IntType):
+        res = ctx.intrinsic(_REDUCE_INT[kind], elem, [v], [vt])
+    elif kind in ("add", "mul"):
+        start = acc if acc is not None else ir.Constant(elem, 0.0 if kind == "add" else 1.0)
+        name = "llvm.vector.reduce.fadd" if kind == "add" else "llvm.vector.reduce.fmul"
+        res = ctx.intrinsic(name, elem, [start, v], [vt])
+        acc = None
+    else:
+        res = ctx.intrinsic(_REDUCE_FLOAT[kind], elem, [v], [vt])
+    if acc is not None:
+        res = combine(ctx, kind, acc, res)
+    ctx.set_results(op, [res])
+
+
+# ---------------------------------------------------------- memory access
+def _vector_ptr(ctx, op, base, indices):
+    return element_ptr(ctx, base, indices)
+
+
+@lowering("vector.load")
+def _load(ctx: LoweringContext, op) -> None:
+    ptr = _vector_ptr(ctx, op, op.base, op.indices)
+    rt = ctx.convert(op.results[0].type)
+    elem_align = ctx.types.alignof(ctx.types.element(op.base.type))
+    ld = ctx.builder.load(ptr, typ=rt, align=elem_align)
+    ctx.set_results(op, [ld])
+
+
+@lowering("vector.store")
+def _store(ctx: LoweringContext, op) -> None:
+    ptr = _vector_ptr(ctx, op, op.base, op.indices)
+    st = ctx.builder.store(ctx.get(op.operands[0]), ptr)
+    st.align = ctx.types.alignof(ctx.types.element(op.base.type))
+
+
+@lowering("vector.maskedload")
+def _masked_load(ctx: LoweringContext, op) -> None:
+    ptr = _vector_ptr(ctx, op, op.base, op.indices)
+    rt = ctx.convert(op.results[0].type)
+    mask, passthru = ctx.get(op.mask), ctx.get(op.pass_thru)
+    align = ir.Constant(I32, ctx.types.alignof(rt.element))
+    ctx.set_results(op, [ctx.intrinsic("llvm.masked.load", rt, [ptr, align, mask, passthru],
+                                       [rt, ptr.type])])
+
+
+@lowering("vector.maskedstore")
+def _masked_store(ctx: LoweringContext, op) -> None:
+    ptr = _vector_ptr(ctx, op, op.base, op.indices)
+    value = ctx.get(op.value_to_store) if hasattr(op, "value_to_store") else ctx.get(
+        op.operands[-1])
+    mask = ctx.get(op.mask)
+    align = ir.Constant(I32, ctx.types.alignof(value.type.element))
+    ctx.intrinsic("llvm.masked.store", VOID, [value, ptr, align, mask], [value.type, ptr.type])
+
+
+@lowering("vector.create_mask")
+def _create_mask(ctx: LoweringContext, op) -> None:
+    rt = op.results[0].type
+    shape = shape_of(rt)
+    bounds = ctx.get_all(op.operands)
+    bld = ctx.builder
+    lanes = []
+    for flat in range(_count(shape)):
+        idx = _unflatten(flat, shape)
+        bit = ir.Constant(I1, 1)
+        for d, i in enumerate(idx):
+            lt = bld.icmp_signed("<", ir.Constant(bounds[d].type, i), bounds[d])
+            bit = lt if (isinstance(bit, ir.Constant) and bit.constant == 1) else bld.and_(bit, lt)
+        lanes.append(bit)
+    ctx.set_results(op, [from_lanes(bld, lanes, ctx.convert(rt))])
+
+
+@lowering("vector.constant_mask")
+def _constant_mask(ctx: LoweringContext, op) -> None:
+    rt = op.results[0].type
+    shape = shape_of(rt)
+    dims = [int(x) for x in _prop(op, "mask_dim_sizes").get_values()]
+    vals = []
+    for flat in range(_count(shape)):
+        idx = _unflatten(flat, shape)
+        vals.append(1 if all(i < d for i, d in zip(idx, dims, strict=True)) else 0)
+    ctx.set_results(op, [dense_constant(ctx.convert(rt), vals)])
+
+
+@lowering("vector.transfer_read")
+def _transfer_read(ctx: LoweringContext, op) -> None:
+    """1-D minor-identity reads: lanes past the memref's end take the padding value."""
+    src = op.source
+    rt = op.results[0].type
+    if len(shape_of(rt)) != 1 or not isinstance(src.type, b.MemRefType):
+        raise ctx.unsupported(op, "vector.transfer_read other than 1-D from a memref")
+    bld = ctx.builder
+    pad = ctx.get(op.padding)
+    d = md.Descriptor(bld, ctx.get(src), src.type)
+    idxs = ctx.get_all(op.indices)
+    last = len(idxs) - 1
+    bound = d.size(last)
+    mask = ctx.get(op.mask) if op.mask is not None else None
+    elem = ctx.types.element(src.type)
+    lanes = []
+    for i in range(shape_of(rt)[0]):
+        pos = bld.add(idxs[last], ir.Constant(I64, i))
+        ok = bld.icmp_signed("<", pos, bound)
+        if mask is not None:
+            ok = bld.and_(ok, bld.extract_element(mask, ir.Constant(I32, i)))
+        then_b, done = ctx.new_block("tr.load"), ctx.new_block("tr.next")
+        pre = bld.block
+        bld.cbranch(ok, then_b, done)
+        bld.position_at_end(then_b)
+        p = md.element_pointer(bld, elem, d, idxs[:last] + [pos])
+        val = bld.load(p, typ=elem)
+        bld.branch(done)
+        bld.position_at_end(done)
+        phi = bld.phi(elem)
+        phi.add_incoming(val, then_b)
+        phi.add_incoming(pad, pre)
+        lanes.append(phi)
+    ctx.set_results(op, [from_lanes(bld, lanes, ctx.convert(rt))])
+
+
+@lowering("vector.transfer_write")
+def _transfer_write(ctx: LoweringContext, op) -> None:
+    vec_v, dst = op.operands[0], op.operands[1]
+    if len(shape_of(vec_v.type)) != 1 or not isinstance(dst.type, b.MemRefType):
+        raise ctx.unsupported(op, "vector.transfer_write other than 1-D to a memref")
+    bld = ctx.builder
+    d = md.Descriptor(bld, ctx.get(dst), dst.type)
+    idxs = ctx.get_all(op.indices)
+    last = len(idxs) - 1
+    bound = d.size(last)
+    mask = ctx.get(op.mask) if getattr(op, "mask", None) is not None else None
+    elem = ctx.types.element(dst.type)
+    lanes = to_lanes(bld, ctx.get(vec_v))
+    for i, lane in enumerate(lanes):
+        pos = bld.add(idxs[last], ir.Constant(I64, i))
+        ok = bld.icmp_signed("<", pos, bound)
+        if mask is not None:
+            ok = bld.and_(ok, bld.extract_element(mask, ir.Constant(I32, i)))
+        then_b, done = ctx.new_block("tw.store"), ctx.new_block("tw.next")
+        bld.cbranch(ok, then_b, done)
+        bld.position_at_end(then_b)
+        bld.store(lane, md.element_pointer(bld, elem, d, idxs[:last] + [pos]))
+        bld.branch(done)
+        bld.position_at_end(done)
+
+
+def zero_of(t: ir.Type) -> ir.Constant:
+    return scalar_constant(t, 0)

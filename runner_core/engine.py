@@ -1,0 +1,312 @@
+"""The embedded runner: MLIR text in, program executed in this process.
+
+Stages of :func:`run_program` (each a small function so the plug-in, the
+benchmarks and other backends can reuse them):
+
+1. parse (front end, ``parse_source``), 2. the runner's own pipeline of
+preparation passes (``--print-pipeline`` shows it, ``--pass-pipeline=``
+replaces it), 3. choose the backend (``--backend``, else ``GPURUNNER_BACKEND``
+from the call's environment, else ``auto``), 4. code generation for the host
+(:mod:`runner_core.codegen`), 5. entry-point checks with mlir-runner's
+messages, 6. symbol resolution against ``--shared-libs`` (real libraries or
+built-in providers) and the process, 7. JIT (:mod:`runner_core.targets.host`)
+and a call of the entry point through the core trampoline, so a failing
+``cf.assert`` comes back as an error instead of an ``abort()``.
+
+Program output is not handled here: callers capture fds 1/2 around
+:func:`run_program` (see :mod:`runner_core.cli`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import llvmlite.ir as ir
+
+from runner_core.errors import ExecutionError, RunnerError
+
+ENTRY_RESULTS = ("void", "i32", "i64", "f32")
+ENTRY_THUNK = "_gpurunner_entry"
+
+# Preparation passes of the runner's own lowering, in order.  Other parts of
+# the runner (async, GPU backends) append theirs with register_pipeline_pass;
+# a pass is included only when its name is registered in the pass registry.
+_PIPELINE: list[tuple[int, str]] = [(100, "gpu-kernel-outlining")]
+
+# Upstream's 2021 runtime function names -> today's (same ABI).
+LEGACY_SYMBOLS: dict[str, str] = {}
+for _k in ("i8", "i32", "i64", "f32", "f64"):
+    _new = "printMemref" + _k.upper()
+    LEGACY_SYMBOLS[f"print_memref_{_k}"] = _new
+    LEGACY_SYMBOLS[f"_mlir_ciface_print_memref_{_k}"] = "_mlir_ciface_" + _new
+for _k in ("0d_f32", "1d_f32", "2d_f32", "3d_f32", "4d_f32", "1d_f64", "1d_i8", "1d_i32",
+           "1d_i64"):
+    _d, _t = _k.split("_")
+    LEGACY_SYMBOLS[f"_mlir_ciface_print_memref_{_k}"] = f"_mlir_ciface_printMemref{_d}{_t.upper()}"
+LEGACY_SYMBOLS["_mlir_ciface_print_memref_vector_4x4xf32"] = "_mlir_ciface_printMemrefVector4x4xf32"
+LEGACY_SYMBOLS["print_flops"] = "printFlops"
+
+
+def register_pipeline_pass(name: str, order: int = 500) -> None:
+    """Add a pass (by its registered name) to the runner's default pipeline."""
+    if all(n != name for _, n in _PIPELINE):
+        _PIPELINE.append((order, name))
+        _PIPELINE.sort()
+
+
+@dataclass
+class RunOptions:
+    """What the command line (or an in-process caller) asks of one run."""
+
+    entry: str = "main"
+    entry_result: str = "f32"
+    opt_level: int = 0
+    shared_libs: list[str] = field(default_factory=list)
+    backend: str | None = None  # None: GPURUNNER_BACKEND from env, else "auto"
+    pass_pipeline: str | None = None  # None: the default pipeline
+    filename: str = "<stdin>"
+    cwd: str = "."
+    env: Mapping[str, str] = field(default_factory=dict)
+    print_llvm_ir: bool = False
+    dump_object_file: bool = False
+
+
+@dataclass
+class RunOutcome:
+    """Result of a successful run (program output is captured by the caller)."""
+
+    result_text: str = ""
+    backend: str = "cpu"
+    llvm_ir: str = ""
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+# ----------------------------------------------------------------- backends
+_BACKENDS: dict[str, Callable[[], object]] = {}
+
+
+def register_backend(name: str, check: Callable[[], object]) -> None:
+    """A backend other than ``cpu``: ``check()`` returns a truthy device/description
+    when the backend can run here, falsy (or raises RunnerError) otherwise."""
+    _BACKENDS[name] = check
+
+
+def _cuda_check():
+    try:
+        from runner_core.targets import cuda  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    try:
+        return cuda.probe()
+    except Exception:
+        return None
+
+
+def select_backend(requested: str | None, env: Mapping[str, str]) -> str:
+    choice = requested or env.get("GPURUNNER_BACKEND") or "auto"
+    if choice not in ("auto", "cpu", "cuda"):
+        raise RunnerError(f"error: unknown backend '{choice}' (expected auto, cpu or cuda)")
+    if choice == "cpu":
+        return "cpu"
+    check = _BACKENDS.get("cuda", _cuda_check)
+    device = check()
+    if choice == "auto":
+        return "cuda" if device else "cpu"
+    if not device:
+        raise RunnerError(
+            "error: --backend=cuda: no usable CUDA backend here (no NVIDIA GPU/driver visible, "
+            "or the CUDA backend is not installed); use --backend=cpu or --backend=auto")
+    return "cuda"
+
+
+# ----------------------------------------------------------------- pipeline
+def default_pipeline() -> str:
+    try:
+        from runner_core.passes.registry import registered_passes
+    except ImportError:
+        return "builtin.module()"
+    known = registered_passes()
+    names = [n for _, n in _PIPELINE if n in known]
+    return f"builtin.module({','.join(names)})"
+
+
+def run_passes(module, pipeline: str) -> None:
+    text = pipeline.strip()
+    if not text or text == "builtin.module()":
+        return
+    try:
+        from runner_core.passes.pipeline import run_pipeline
+    except ImportError:
+        raise RunnerError("error: --pass-pipeline needs runner_core.passes, which is not "
+                          "available") from None
+    run_pipeline(module, text)
+
+
+# ------------------------------------------------------------------ parsing
+def parse(text: str, filename: str):
+    from runner_core.ir.parse import parse_source
+
+    return parse_source(text, filename)
+
+
+# -------------------------------------------------------------- entry point
+def check_entry(ctx, name: str, result: str):
+    """The entry function's info, or mlir-runner's error for a bad one."""
+    from xdsl.dialects import builtin as b
+
+    info = ctx.functions.get(name)
+    if info is None or info.external or info.function is None:
+        raise RunnerError("Error: entry point not found"
+                          + (f"\n  note: no function '@{name}' with a body (select another "
+                             f"with -e NAME)" if name else ""))
+    ftype = info.mlir_type
+    if list(ftype.inputs.data):
+        raise RunnerError("Error: JIT can't invoke a main function expecting arguments")
+    outs = list(ftype.outputs.data)
+    if result == "void":
+        if outs:
+            raise RunnerError("Error: expected void function")
+        return info
+    want = {"i32": b.IntegerType, "i64": b.IntegerType, "f32": b.Float32Type}[result]
+    ok = len(outs) == 1 and isinstance(outs[0], want)
+    if ok and result in ("i32", "i64"):
+        ok = outs[0].width.data == int(result[1:])
+    if not ok:
+        raise RunnerError(f"Error: only single {result} function result supported")
+    return info
+
+
+def add_entry_thunk(module: ir.Module, info, result: str) -> None:
+    """``void _gpurunner_entry(ptr out)``: call the entry point, store its result."""
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [ir.PointerType()]), ENTRY_THUNK)
+    bld = ir.IRBuilder(fn.append_basic_block("entry"))
+    res = bld.call(info.function, [])
+    if result != "void":
+        bld.store(res, fn.args[0])
+    bld.ret_void()
+
+
+# ------------------------------------------------------- symbol resolution
+def external_symbols(module: ir.Module) -> list[str]:
+    out = []
+    for gv in module.global_values:
+        if isinstance(gv, ir.Function):
+            if gv.is_declaration and not gv.name.startswith("llvm."):
+                out.append(gv.name)
+        elif isinstance(gv, ir.GlobalVariable) and gv.initializer is None:
+            out.append(gv.name)
+    return out
+
+
+def resolve_symbols(names: list[str], libraries, core_symbols: Mapping[str, int]
+                    ) -> tuple[dict[str, int], list[str]]:
+    """Addresses for ``names`` from the core runtime, the libraries (in order),
+    2021 aliases, then the process; also the names nothing provides."""
+    from runner_core.targets.host import process_symbol
+
+    found: dict[str, int] = {}
+    missing: list[str] = []
+    for name in names:
+        addr = core_symbols.get(name)
+        candidates = [name] + ([LEGACY_SYMBOLS[name]] if name in LEGACY_SYMBOLS else [])
+        for cand in candidates:
+            if addr:
+                break
+            for lib in libraries:
+                addr = lib.lookup(cand)
+                if addr:
+                    break
+        if not addr:
+            addr = process_symbol(name)
+        if addr:
+            found[name] = addr
+        else:
+            missing.append(name)
+    return found, missing
+
+
+def unresolved_error(missing: list[str], entry: str, libraries) -> RunnerError:
+    libs = ", ".join(getattr(lib, "name", str(lib)) for lib in libraries) or "none"
+    return RunnerError(
+        f"JIT session error: Symbols not found: [ {', '.join(missing)} ]\n"
+        f"Error: Failed to materialize symbols: {{ (main, {{ {entry} }}) }}\n"
+        f"  note: unresolved external functions: {', '.join(missing)} (--shared-libs: {libs}); "
+        f"runtime functions such as printMemref*/printI64 come from "
+        f"--shared-libs=%mlir_runner_utils,%mlir_c_runner_utils")
+
+
+# ---------------------------------------------------------------------- run
+def format_result(result: str, raw) -> str:
+    if result == "void":
+        return ""
+    if result == "f32":
+        v = float(raw)
+        if math.isnan(v):
+            return ("-nan" if math.copysign(1.0, v) < 0 else "nan") + "\n"
+        return f"{v:e}\n"
+    return f"{int(raw)}\n"
+
+
+def run_program(text: str, opts: RunOptions) -> RunOutcome:
+    """Parse, prepare, compile and run ``text``; raises RunnerError on failure."""
+    from runner_core.codegen import lower_module
+    from runner_core.codegen.target import host_target
+    from runner_core.runtime.core import core
+    from runner_core.runtime.registry import resolve_shared_libs
+    from runner_core.targets.host import compile_ir
+
+    if opts.entry_result not in ENTRY_RESULTS:
+        raise RunnerError("Error: unsupported function type")
+    t0 = time.perf_counter()
+    timings: dict[str, float] = {}
+    backend = select_backend(opts.backend, opts.env)
+    libraries = resolve_shared_libs(opts.shared_libs, cwd=opts.cwd, backend=backend)
+    module = parse(text, opts.filename)
+    timings["parse"] = time.perf_counter() - t0
+    t = time.perf_counter()
+    run_passes(module, opts.pass_pipeline if opts.pass_pipeline is not None
+               else default_pipeline())
+    timings["passes"] = time.perf_counter() - t
+    t = time.perf_counter()
+    llmod, ctx = lower_module(module, host_target(), name=os.path.basename(opts.filename),
+                              filename=opts.filename, options={"backend": backend,
+                                                               "opt_level": opts.opt_level})
+    info = check_entry(ctx, opts.entry, opts.entry_result)
+    add_entry_thunk(llmod, info, opts.entry_result)
+    timings["codegen"] = time.perf_counter() - t
+    the_core = core()
+    found, missing = resolve_symbols(external_symbols(llmod), libraries, the_core.symbols)
+    if missing:
+        raise unresolved_error(missing, opts.entry, libraries)
+    ir_text = str(llmod)
+    t = time.perf_counter()
+    lib = compile_ir(ir_text, opt=opts.opt_level, exports=[ENTRY_THUNK], imports=found,
+                     name=os.path.basename(opts.filename) or "program")
+    timings["jit"] = time.perf_counter() - t
+    outcome = RunOutcome(backend=backend, llvm_ir=ir_text if opts.print_llvm_ir else "",
+                         timings=timings)
+    providers = [getattr(x, "provider", None) for x in libraries]
+    providers = [p for p in providers if p is not None]
+    slot = {"i32": ctypes.c_int32, "i64": ctypes.c_int64, "f32": ctypes.c_float,
+            "void": ctypes.c_int64}[opts.entry_result]()
+    t = time.perf_counter()
+    for p in providers:
+        p.start_run(outcome)
+    try:
+        failed = the_core.invoke(lib.address(ENTRY_THUNK), ctypes.addressof(slot))
+    finally:
+        for p in providers:
+            p.finish_run(outcome)
+    timings["run"] = time.perf_counter() - t
+    del lib  # the code may be freed now that the run (and its workers) are done
+    if failed:
+        msg, loc = the_core.last_failure()
+        where = f"{loc}: " if loc else ""
+        raise ExecutionError(f"{where}error: 'cf.assert' failed: {msg}")
+    outcome.result_text = format_result(opts.entry_result, slot.value)
+    return outcome

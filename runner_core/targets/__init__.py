@@ -1,0 +1,1 @@
+"""Where generated code runs: the host JIT here; CPU-kernel and CUDA targets alongside."""
