@@ -225,8 +225,8 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
                     err.append(str(e) + "\n")
                     failed = True
             out = (SPLIT_MARKER + "\n").join(outs)
-            if failed:
-                return ToolResult(1, b"", "".join(err).encode())
+            if failed:  # like mlir-opt: the chunks that worked are still printed
+                return ToolResult(1, out.encode(), "".join(err).encode())
         else:
             out = _process(text, filename, o, spec, err)
         if o.output is not None and o.output != "-":

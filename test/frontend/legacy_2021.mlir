@@ -1,0 +1,54 @@
+// 2021 standard-dialect syntax (as in the project's seed) is upgraded while parsing.
+// RUN: gpurunner-opt %s | FileCheck %s
+// RUN: gpurunner-opt %s -v 2>&1 | FileCheck %s --check-prefix=LOG
+// RUN: gpurunner-opt %s | gpurunner-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @main()
+// LOG: legacy_2021.mlir:8:1: remark: upgraded 2021 op 'func' to 'func.func'
+func @main() {
+  // CHECK: %c0 = arith.constant 0 : index
+  %c0 = constant 0 : index
+  %c1 = constant 1 : index
+  %count = constant 2 : index
+  // CHECK: %h = memref.alloc(%count) : memref<?xi32>
+  %h = alloc(%count) : memref<?xi32>
+  // CHECK: %hu = memref.cast %h : memref<?xi32> to memref<*xi32>
+  // LOG: remark: upgraded 2021 op 'memref_cast' to 'memref.cast'
+  %hu = memref_cast %h : memref<?xi32> to memref<*xi32>
+  // CHECK: gpu.host_register %hu : memref<*xi32>
+  gpu.host_register %hu : memref<*xi32>
+  %v = constant 42 : i32
+  // CHECK: memref.store %v, %h[%c0] : memref<?xi32>
+  store %v, %h[%c0] : memref<?xi32>
+  // CHECK: %l = memref.load %h[%c1] : memref<?xi32>
+  %l = load %h[%c1] : memref<?xi32>
+  // CHECK: %s = arith.addi %l, %v : i32
+  %s = addi %l, %v : i32
+  // CHECK: %p = arith.cmpi slt, %l, %s : i32
+  %p = cmpi "slt", %l, %s : i32
+  // CHECK: %sel = arith.select %p, %l, %s : i32
+  %sel = select %p, %l, %s : i32
+  // CHECK: %f = arith.sitofp %sel : i32 to f32
+  %f = sitofp %sel : i32 to f32
+  // CHECK: %e = math.exp %f : f32
+  %e = exp %f : f32
+  // CHECK: %di = arith.divsi %s, %l : i32
+  %di = divi_signed %s, %l : i32
+  // CHECK: %old = memref.atomic_rmw addi %v, %h[%c0] : (i32, memref<?xi32>) -> i32
+  %old = atomic_rmw "addi" %v, %h[%c0] : (i32, memref<?xi32>) -> i32
+  // CHECK: %d = memref.dim %h, %c0 : memref<?xi32>
+  %d = dim %h, %c0 : memref<?xi32>
+  // CHECK: cf.cond_br %p, ^bb1, ^bb2
+  cond_br %p, ^bb1, ^bb2
+^bb1:
+  // CHECK: cf.br ^bb2
+  br ^bb2
+^bb2:
+  // CHECK: func.call @print_memref_i32(%hu) : (memref<*xi32>) -> ()
+  call @print_memref_i32(%hu) : (memref<*xi32>) -> ()
+  // CHECK: func.return
+  return
+}
+
+// CHECK: func.func private @print_memref_i32(memref<*xi32>)
+func private @print_memref_i32(memref<*xi32>)
