@@ -140,6 +140,11 @@ def _parse_error(source: SourceText, parser: _LocatingParser, e: ParseError) -> 
                 if dialect and dialect not in parser.ctx.registered_dialect_names
                 else "")
         return source.error(f"custom op '{name}' is unknown{hint}", at)
+    if msg.startswith("in ") or e.msg.startswith(" in "):
+        # xDSL sometimes reports only the context ("in block definition").
+        if e.span.start >= len(source.text.rstrip()):
+            return source.error(f"unexpected end of file {msg} (missing '}}'?)", e.span.start)
+        return source.error(f"unexpected '{e.span.text}' {msg}", e.span.start)
     return source.error(msg, e.span.start)
 
 
