@@ -177,20 +177,23 @@ def _process(text: str, filename: str, o: Options, spec, err: list[str]) -> str:
     return print_op(module, generic=o.generic, debuginfo=o.debuginfo)
 
 
-def _split(text: str) -> list[tuple[str, int]]:
-    """Chunks of a `-split-input-file` input, each with its first line's offset."""
+def split_input(text: str) -> list[tuple[str, int]]:
+    """`-split-input-file` chunks, each with the number of lines before it.
+
+    Like mlir-opt, every occurrence of the marker splits, wherever it is on
+    its line (even inside a longer comment).
+    """
     chunks: list[tuple[str, int]] = []
-    current: list[str] = []
     start = 0
-    for n, line in enumerate(text.splitlines(keepends=True)):
-        if line.strip() == SPLIT_MARKER:
-            chunks.append(("".join(current), start))
-            current = []
-            start = n + 1
-        else:
-            current.append(line)
-    chunks.append(("".join(current), start))
-    return chunks
+    lines_before = 0
+    while True:
+        at = text.find(SPLIT_MARKER, start)
+        if at < 0:
+            chunks.append((text[start:], lines_before))
+            return chunks
+        chunks.append((text[start:at], lines_before))
+        lines_before += text.count("\n", start, at)
+        start = at + len(SPLIT_MARKER)
 
 
 def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
@@ -218,7 +221,7 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
         if o.split_input:
             outs = []
             failed = False
-            for chunk, offset in _split(text):
+            for chunk, offset in split_input(text):
                 try:
                     outs.append(_process("\n" * offset + chunk, filename, o, spec, err))
                 except RunnerError as e:

@@ -9,7 +9,7 @@ func.func @first() {
 
 // -----
 
-// CHECK: // -----
+// CHECK: {{//}} {{-----}}
 // CHECK: func.func @second
 func.func @second() {
   return

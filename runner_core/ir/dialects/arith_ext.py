@@ -1,7 +1,9 @@
 """The `arith` dialect: xDSL's, plus the ops MLIR has and xDSL 0.75 lacks.
 
 Added: `arith.remf` (C `fmod` semantics: the result has the sign of the
-dividend) and `arith.index_castui` (zero-extending index cast).
+dividend) and `arith.index_castui` (zero-extending index cast).  Replaced:
+`arith.trunci`, which in MLIR 22 carries `overflowFlags` (nsw/nuw: poison
+when the dropped bits are not a sign/zero extension) and accepts vectors.
 """
 
 from __future__ import annotations
@@ -9,7 +11,15 @@ from __future__ import annotations
 from xdsl.dialects import arith as _x
 from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
-from xdsl.irdl import IRDLOperation, base, irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.irdl import (
+    IRDLOperation,
+    base,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
@@ -42,7 +52,35 @@ class IndexCastUIOp(IRDLOperation):
                 f"{self.result.type} must be index")
 
 
-Arith = Dialect("arith", [*_x.Arith.operations, RemFOp, IndexCastUIOp],
+@irdl_op_definition
+class TruncIOp(IRDLOperation):
+    """`%r = arith.trunci %x [overflow<nsw>] : i32 to i16`: keep the low bits."""
+
+    name = "arith.trunci"
+    input = operand_def(_x.signlessIntegerLike)
+    result = result_def(_x.signlessIntegerLike)
+    overflow_flags = prop_def(_x.IntegerOverflowAttr,
+                              default_value=_x.IntegerOverflowAttr("none"),
+                              prop_name="overflowFlags")
+    traits = traits_def(Pure())
+    assembly_format = ("$input (`overflow` `` $overflowFlags^)? attr-dict `:` type($input) "
+                       "`to` type($result)")
+
+    def __init__(self, op: SSAValue | Operation, target_type: Attribute):
+        super().__init__(operands=[op], result_types=[target_type],
+                         properties={"overflowFlags": _x.IntegerOverflowAttr("none")})
+
+    def verify_(self) -> None:
+        src = getattr(self.input.type, "element_type", self.input.type)
+        dst = getattr(self.result.type, "element_type", self.result.type)
+        if not dst.width.data < src.width.data:
+            raise VerifyException("result type must be narrower than the operand type")
+
+
+_REPLACED = {_x.TruncIOp: TruncIOp}
+
+Arith = Dialect("arith", [*(_REPLACED.get(o, o) for o in _x.Arith.operations), RemFOp,
+                          IndexCastUIOp],
                 list(_x.Arith.attributes))
 
-__all__ = ["Arith", "RemFOp", "IndexCastUIOp"]
+__all__ = ["Arith", "RemFOp", "IndexCastUIOp", "TruncIOp"]

@@ -331,7 +331,10 @@ def _print_attribution(printer: Printer, keyword: str, args: Sequence[SSAValue])
 def _check_attributions(op: Operation, args: Sequence[SSAValue], space: AddressSpace,
                         what: str) -> None:
     for a in args:
-        if not isinstance(a.type, MemRefType) or memory_space_of(a.type) != space:
+        if not isinstance(a.type, MemRefType):
+            raise VerifyException(f"expected memref type in {what} attribution, got {a.type}")
+        found = memory_space_of(a.type)
+        if found is not None and found != space:
             raise VerifyException(
                 f"expected {what} attribution to be a memref in "
                 f"#gpu.address_space<{space.value}>, got {a.type}")
