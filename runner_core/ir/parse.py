@@ -21,7 +21,7 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 
 from runner_core.errors import IRError, SourceLocation
 from runner_core.ir.context import shared_context
-from runner_core.ir.dialects.legacy import UPGRADE_LOG, Upgrade
+from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
 
 # `%a, %b:2 = ` before an op name.
 _RESULTS = re.compile(r"(?:%[\w$.-]+(?::\d+)?\s*,\s*)*%[\w$.-]+(?::\d+)?\s*=\s*")

@@ -16,8 +16,6 @@ the parser sets per file) so `-v` can show what was rewritten.
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextvars import ContextVar
-from dataclasses import dataclass
 
 from xdsl.dialects import arith, cf, func, math
 from xdsl.dialects.builtin import IntegerAttr, i64
@@ -27,18 +25,7 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
 from runner_core.ir.dialects import memref_ext as memref
-
-
-@dataclass(frozen=True)
-class Upgrade:
-    """One rewritten op: where it was, the 2021 name, the name it became."""
-
-    offset: int
-    old: str
-    new: str
-
-
-UPGRADE_LOG: ContextVar[list[Upgrade] | None] = ContextVar("UPGRADE_LOG", default=None)
+from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
 
 
 def _record(parser: Parser, old: str, new: str) -> None:
