@@ -79,6 +79,12 @@ def _llvm() -> Dialect:
     return LLVM
 
 
+def _ub() -> Dialect:
+    from xdsl.dialects.ub import UB
+
+    return UB
+
+
 def _gpu() -> Dialect:
     from runner_core.ir.dialects.gpu import GPU
 
@@ -115,6 +121,7 @@ DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
     "vector": _vector,
     "index": _index,
     "llvm": _llvm,
+    "ub": _ub,
     "gpu": _gpu,
     "async": _async,
     "nvvm": _nvvm,
