@@ -134,6 +134,7 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
         return ToolResult(0, USAGE.format(prog=prog).encode(), b"")
     opts.env = dict(env)
     opts.cwd = cwd
+    opts.print_llvm_ir = "print-llvm-ir" in flags
     if "print-pipeline" in flags:
         text = opts.pass_pipeline if opts.pass_pipeline is not None else engine.default_pipeline()
         return ToolResult(0, (text + "\n").encode(), b"")
@@ -155,8 +156,6 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
     info: dict = {}
     if outcome is not None:
         stdout += outcome.result_text.encode()
-        if outcome.llvm_ir:
-            stderr = outcome.llvm_ir.encode() + stderr
         info = {"backend": outcome.backend, "timings": outcome.timings}
     if error:
         stderr += (error.rstrip("\n") + "\n").encode()

@@ -22,13 +22,14 @@ from __future__ import annotations
 import ctypes
 import math
 import os
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import llvmlite.ir as ir
 
-from runner_core.errors import ExecutionError, RunnerError
+from runner_core.errors import ExecutionError, RunnerError, UnsupportedError, format_diagnostic
 
 ENTRY_RESULTS = ("void", "i32", "i64", "f32")
 ENTRY_THUNK = "_gpurunner_entry"
@@ -73,7 +74,6 @@ class RunOptions:
     cwd: str = "."
     env: Mapping[str, str] = field(default_factory=dict)
     print_llvm_ir: bool = False
-    dump_object_file: bool = False
 
 
 @dataclass
@@ -82,7 +82,6 @@ class RunOutcome:
 
     result_text: str = ""
     backend: str = "cpu"
-    llvm_ir: str = ""
     timings: dict[str, float] = field(default_factory=dict)
 
 
@@ -192,13 +191,28 @@ def add_entry_thunk(module: ir.Module, info, result: str) -> None:
 
 
 # ------------------------------------------------------- symbol resolution
-def external_symbols(module: ir.Module) -> list[str]:
+_SYMBOL_REF = re.compile(r'@("(?:[^"\\]|\\.)*"|[-a-zA-Z$._0-9]+)')
+
+
+def external_symbols(module: ir.Module, text: str) -> list[str]:
+    """External functions/globals the code actually refers to.
+
+    A declaration nothing uses needs no definition (upstream's JIT never looks
+    it up either), so ``func.func private @f()`` without calls is harmless.
+    """
+    counts: dict[str, int] = {}
+    for m in _SYMBOL_REF.finditer(text):
+        name = m.group(1)
+        if name.startswith('"'):
+            name = name[1:-1]
+        counts[name] = counts.get(name, 0) + 1
     out = []
     for gv in module.global_values:
         if isinstance(gv, ir.Function):
-            if gv.is_declaration and not gv.name.startswith("llvm."):
-                out.append(gv.name)
-        elif isinstance(gv, ir.GlobalVariable) and gv.initializer is None:
+            external = gv.is_declaration and not gv.name.startswith("llvm.")
+        else:
+            external = isinstance(gv, ir.GlobalVariable) and gv.initializer is None
+        if external and counts.get(gv.name, 0) > 1:
             out.append(gv.name)
     return out
 
@@ -241,6 +255,23 @@ def unresolved_error(missing: list[str], entry: str, libraries) -> RunnerError:
 
 
 # ---------------------------------------------------------------------- run
+def with_source_line(err: UnsupportedError, text: str, filename: str) -> UnsupportedError:
+    """The same error, showing the offending source line and a caret when we have it."""
+    loc = err.location
+    if loc is None or loc.filename != filename:
+        return err
+    lines = text.splitlines()
+    if not 1 <= loc.line <= len(lines):
+        return err
+    msg = format_diagnostic(f"unsupported: {err.what}", loc, lines[loc.line - 1])
+    rest = str(err).split("\n", 1)
+    if len(rest) == 2:
+        msg += "\n" + rest[1]
+    new = UnsupportedError(err.what, loc)
+    new.args = (msg,)
+    return new
+
+
 def format_result(result: str, raw) -> str:
     if result == "void":
         return ""
@@ -273,23 +304,31 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
                else default_pipeline())
     timings["passes"] = time.perf_counter() - t
     t = time.perf_counter()
-    llmod, ctx = lower_module(module, host_target(), name=os.path.basename(opts.filename),
-                              filename=opts.filename, options={"backend": backend,
-                                                               "opt_level": opts.opt_level})
+    try:
+        llmod, ctx = lower_module(module, host_target(), name=os.path.basename(opts.filename),
+                                  filename=opts.filename, options={"backend": backend,
+                                                                   "opt_level": opts.opt_level})
+    except UnsupportedError as err:
+        raise with_source_line(err, text, opts.filename) from None
     info = check_entry(ctx, opts.entry, opts.entry_result)
     add_entry_thunk(llmod, info, opts.entry_result)
     timings["codegen"] = time.perf_counter() - t
     the_core = core()
-    found, missing = resolve_symbols(external_symbols(llmod), libraries, the_core.symbols)
+    ir_text = str(llmod)
+    found, missing = resolve_symbols(external_symbols(llmod, ir_text), libraries,
+                                     the_core.symbols)
+    if opts.print_llvm_ir:
+        from runner_core.runtime.cstdio import flush_all, write_stderr
+
+        write_stderr(ir_text.encode())
+        flush_all()
     if missing:
         raise unresolved_error(missing, opts.entry, libraries)
-    ir_text = str(llmod)
     t = time.perf_counter()
     lib = compile_ir(ir_text, opt=opts.opt_level, exports=[ENTRY_THUNK], imports=found,
                      name=os.path.basename(opts.filename) or "program")
     timings["jit"] = time.perf_counter() - t
-    outcome = RunOutcome(backend=backend, llvm_ir=ir_text if opts.print_llvm_ir else "",
-                         timings=timings)
+    outcome = RunOutcome(backend=backend, timings=timings)
     providers = [getattr(x, "provider", None) for x in libraries]
     providers = [p for p in providers if p is not None]
     slot = {"i32": ctypes.c_int32, "i64": ctypes.c_int64, "f32": ctypes.c_float,
@@ -303,10 +342,12 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
         for p in providers:
             p.finish_run(outcome)
     timings["run"] = time.perf_counter() - t
-    del lib  # the code may be freed now that the run (and its workers) are done
     if failed:
+        # The message lives in the program's constants: read it before the code is freed.
         msg, loc = the_core.last_failure()
         where = f"{loc}: " if loc else ""
+        del lib
         raise ExecutionError(f"{where}error: 'cf.assert' failed: {msg}")
+    del lib  # the code may be freed now that the run (and its workers) are done
     outcome.result_text = format_result(opts.entry_result, slot.value)
     return outcome

@@ -216,10 +216,10 @@ class LoweringContext:
     def declare(self, name: str, ret: ir.Type, args: list[ir.Type], *,
                 var_arg: bool = False) -> ir.Function:
         """Declare (once) an external function; a conflicting re-declaration is an error."""
-        fnty = ir.FunctionType(ret, args, var_arg=var_arg)
+        fnty = ir.FunctionType(opaque(ret), [opaque(a) for a in args], var_arg=var_arg)
         existing = self.module.globals.get(name)
         if existing is not None:
-            if isinstance(existing, ir.Function) and existing.function_type == fnty:
+            if isinstance(existing, ir.Function) and str(existing.function_type) == str(fnty):
                 return existing
             if isinstance(existing, ir.Function):
                 raise RunnerError(f"error: function '{name}' is used with two different "
@@ -228,7 +228,8 @@ class LoweringContext:
         return ir.Function(self.module, fnty, name)
 
     def call(self, name: str, ret: ir.Type, args: list, arg_types: list[ir.Type] | None = None):
-        fn = self.declare(name, ret, arg_types if arg_types is not None else [a.type for a in args])
+        types = arg_types if arg_types is not None else [opaque(a.type) for a in args]
+        fn = self.declare(name, ret, types)
         return self.builder.call(fn, args)
 
     def intrinsic(self, name: str, ret: ir.Type, args: list, overload: list[ir.Type] | None = None):
@@ -236,7 +237,7 @@ class LoweringContext:
         full = name
         for t in overload or []:
             full += "." + _mangle(t)
-        fn = self.declare(full, ret, [a.type for a in args])
+        fn = self.declare(full, ret, [opaque(a.type) for a in args])
         return self.builder.call(fn, args)
 
     def string_constant(self, text: str | bytes, name: str = "str") -> ir.Value:
@@ -252,7 +253,7 @@ class LoweringContext:
             gv.unnamed_addr = True
             gv.initializer = ir.Constant(arr, bytearray(data))
             self._strings[data] = gv
-        return self.builder.bitcast(gv, PTR) if gv.type != PTR else gv
+        return gv
 
     # ------------------------------------------------------------- diagnostics
     def location(self, op: Operation):
@@ -263,6 +264,13 @@ class LoweringContext:
 
     def index_const(self, v: int) -> ir.Constant:
         return ir.Constant(self.types.index, v)
+
+
+def opaque(t: ir.Type) -> ir.Type:
+    """llvmlite gives globals typed pointer types; signatures use opaque ``ptr``."""
+    if isinstance(t, ir.PointerType):
+        return ir.PointerType(addrspace=t.addrspace) if t.addrspace else PTR
+    return t
 
 
 def _mangle(t: ir.Type) -> str:

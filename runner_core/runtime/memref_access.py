@@ -44,7 +44,7 @@ def iter_indices(sizes: list[int]):
 
 # element kinds: struct format, byte size
 KINDS = {
-    "I8": ("b", 1), "I16": ("h", 2), "I32": ("i", 4), "I64": ("q", 8), "Ind": ("q", 8),
+    "I8": ("b", 1), "I16": ("h", 2), "I32": ("i", 4), "I64": ("q", 8), "Ind": ("Q", 8),
     "F16": ("e", 2), "BF16": ("H", 2), "F32": ("f", 4), "F64": ("d", 8),
     "C32": ("ff", 8), "C64": ("dd", 16),
 }
