@@ -52,3 +52,13 @@ func @main() {
 
 // CHECK: func.func private @print_memref_i32(memref<*xi32>)
 func private @print_memref_i32(memref<*xi32>)
+
+// 2021 operand order of gpu.shuffle (mode last).
+// CHECK-LABEL: gpu.module @kernels
+gpu.module @kernels {
+  gpu.func @shfl(%v: f32, %o: i32, %w: i32) kernel {
+    // CHECK: %r, %ok = gpu.shuffle xor %v, %o, %w : f32
+    %r, %ok = gpu.shuffle %v, %o, %w xor : f32
+    gpu.return
+  }
+}

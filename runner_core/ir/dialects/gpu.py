@@ -1408,12 +1408,15 @@ class ShuffleOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ShuffleOp:
-        mode = parser.parse_str_enum(ShuffleMode)
+        # MLIR 22: `xor %v, %o, %w`; 2021 tests wrote `%v, %o, %w xor`.
+        mode = parser.parse_optional_str_enum(ShuffleMode)
         v = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         off = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         w = parser.parse_unresolved_operand()
+        if mode is None:
+            mode = parser.parse_str_enum(ShuffleMode)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         ty = parser.parse_type()
