@@ -415,3 +415,131 @@ def device_info(ordinal: int) -> DeviceInfo:
     if info is None:
         raise CudaUnavailable(_probe_reasons.get(ordinal, f"CUDA device {ordinal} unusable"))
     return info
+
+
+# ------------------------------------------------------------------ raw driver calls
+# Cold paths that pass raw pointers and option arrays (module loading, linking,
+# host registration) call the driver through ctypes over the same entry points
+# the IR hot paths use, so both sides agree on every pointer and version.
+_PROTOTYPES: dict[str, tuple] = {}
+
+
+def _prototypes() -> dict[str, tuple]:
+    if not _PROTOTYPES:
+        import ctypes as c
+
+        vp, u32, sz = c.c_void_p, c.c_uint, c.c_size_t
+        _PROTOTYPES.update({
+            "cuLinkCreate": (u32, c.POINTER(c.c_int), c.POINTER(vp), c.POINTER(vp)),
+            "cuLinkAddData": (vp, c.c_int, vp, sz, c.c_char_p, u32, c.POINTER(c.c_int),
+                              c.POINTER(vp)),
+            "cuLinkComplete": (vp, c.POINTER(vp), c.POINTER(sz)),
+            "cuLinkDestroy": (vp,),
+            "cuModuleLoadData": (c.POINTER(vp), vp),
+            "cuModuleUnload": (vp,),
+            "cuModuleGetFunction": (c.POINTER(vp), vp, c.c_char_p),
+            "cuMemHostRegister": (vp, sz, u32),
+            "cuMemHostUnregister": (vp,),
+            "cuFuncGetName": (c.POINTER(c.c_char_p), vp),
+            "cuCtxSynchronize": (),
+            "cuCtxGetCurrent": (c.POINTER(vp),),
+            "cuCtxSetCurrent": (vp,),
+        })
+    return _PROTOTYPES
+
+
+_raw: dict[str, object] = {}
+
+
+def raw(name: str):
+    """A ctypes callable for driver entry point ``name`` (returns the CUresult as int)."""
+    fn = _raw.get(name)
+    if fn is None:
+        import ctypes
+
+        argtypes = _prototypes()[name]
+        fn = ctypes.CFUNCTYPE(ctypes.c_int, *argtypes)(driver_function(name))
+        _raw[name] = fn
+    return fn
+
+
+def raw_check(code: int, what: str) -> None:
+    if code != 0:
+        raise CudaError(f"error: {what} failed: {error_text(code)}", code)
+
+
+JIT_INFO_LOG_BUFFER, JIT_INFO_LOG_BUFFER_SIZE_BYTES = 3, 4
+JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 5, 6
+JIT_INPUT_PTX = 1
+
+
+def link_cubin(ptx: str | bytes, name: str = "kernels") -> bytes:
+    """PTX -> cubin for the current context's device, with the driver's assembler.
+
+    ``cuLinkCreate/AddData/Complete`` hands the cubin back as bytes (unlike
+    ``cuModuleLoadData`` of PTX), which is what makes the kernel cache possible.
+    """
+    import ctypes as c
+
+    data = ptx.encode() if isinstance(ptx, str) else bytes(ptx)
+    if not data.endswith(b"\0"):
+        data += b"\0"
+    log_size = 1 << 16
+    err_log = c.create_string_buffer(log_size)
+    opts = (c.c_int * 2)(JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+    vals = (c.c_void_p * 2)(c.cast(err_log, c.c_void_p).value, log_size)
+    state = c.c_void_p()
+    raw_check(raw("cuLinkCreate")(2, opts, vals, c.byref(state)), "cuLinkCreate")
+    try:
+        buf = c.create_string_buffer(data, len(data))
+        code = raw("cuLinkAddData")(state, JIT_INPUT_PTX, c.cast(buf, c.c_void_p), len(data),
+                                    name.encode(), 0, None, None)
+        if code == 0:
+            out, size = c.c_void_p(), c.c_size_t()
+            code = raw("cuLinkComplete")(state, c.byref(out), c.byref(size))
+            if code == 0:
+                return c.string_at(out.value, size.value)
+        log = err_log.value.decode(errors="replace").strip()
+        raise CudaError(f"error: the CUDA driver could not assemble the PTX of GPU module "
+                        f"'{name}': {error_text(code)}" + (f"\n{log}" if log else ""), code)
+    finally:
+        raw("cuLinkDestroy")(state)
+
+
+def load_module(image: bytes, name: str = "kernels") -> int:
+    """``cuModuleLoadData`` of a cubin/fatbin/PTX image in the current context."""
+    import ctypes as c
+
+    buf = c.create_string_buffer(bytes(image), len(image))
+    mod = c.c_void_p()
+    raw_check(raw("cuModuleLoadData")(c.byref(mod), c.cast(buf, c.c_void_p)),
+              f"loading GPU module '{name}' (cuModuleLoadData)")
+    return int(mod.value or 0)
+
+
+def unload_module(handle: int) -> int:
+    return int(raw("cuModuleUnload")(handle))
+
+
+def module_function(module: int, name: str) -> int:
+    import ctypes as c
+
+    fn = c.c_void_p()
+    raw_check(raw("cuModuleGetFunction")(c.byref(fn), module, name.encode()),
+              f"looking up kernel '{name}' (cuModuleGetFunction)")
+    return int(fn.value or 0)
+
+
+def function_name(fn: int) -> str:
+    """The kernel name of a ``CUfunction`` handle ('' when the driver cannot say)."""
+    import ctypes as c
+
+    if not fn:
+        return ""
+    try:
+        out = c.c_char_p()
+        if raw("cuFuncGetName")(c.byref(out), fn) == 0 and out.value:
+            return out.value.decode(errors="replace")
+    except Exception:
+        pass
+    return ""

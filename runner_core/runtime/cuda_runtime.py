@@ -1,0 +1,802 @@
+"""``mlir_cuda_runtime`` on the real driver: upstream's ``mgpu*`` ABI for the cuda backend.
+
+The host code generated for ``gpu.*`` ops calls upstream's runtime functions
+(``mgpuLaunchKernel``, ``mgpuMemcpy``, ``mgpuStreamCreate`` ...; contract 5 of
+docs/design.md).  This provider implements them for the cuda backend, in two
+tiers:
+
+* **hot paths in LLVM IR** (launch, function lookup, memcpy/memset, alloc/free,
+  stream and event operations): compiled once per process by the host JIT,
+  they call the driver's entry points directly (addresses from
+  ``cuGetProcAddress``), so a ``gpu.launch_func`` costs one driver call and no
+  Python frame.  Each makes the device's context current on its thread first
+  (async.execute bodies run on runtime worker threads).
+* **cold paths in Python** (module load, host registration, device choice,
+  error reports), reached from the IR through ctypes callbacks.
+
+Kernel images.  The nvptx target embeds each ``gpu.module`` as an image in
+our own container (``GPURUNNER-NVVM``: a JSON header naming the kernels and
+the source locations of the ops that use them, then the kernel's LLVM IR).
+``mgpuModuleLoad`` compiles it for the device actually selected for the run
+(LLVM IR -> PTX with libdevice -> cubin through the driver's linker), through
+the disk cache of :mod:`runner_core.targets.kernel_cache`.  Images in the
+driver's own formats (cubin, fatbin, PTX, e.g. from upstream's
+``gpu-module-to-binary``) are loaded as they are.
+
+Errors.  A failing driver call is reported once per run as an
+:class:`ExecutionError` naming the gpu op, its source location when known,
+the kernel involved and the driver's error.  On the thread that called the
+entry point the run stops at once (through the core runtime's unwinding
+trampoline); on worker threads the call returns and the error is raised
+when the run finishes.  A *sticky* error (a kernel fault poisons the whole
+context) is recovered by resetting the device's primary context before the
+next run, so one faulting test does not fail the tests after it; the
+plug-in's worker-process isolation remains the backstop for crashes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import json
+import os
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from runner_core.errors import ExecutionError
+
+from .registry import Provider, register_provider
+
+IMAGE_MAGIC = b"GPURUNNER-NVVM-1\n"
+
+# Identifiers of the places that can report a driver failure (argument of
+# the report callback); the table says which gpu op and runtime function.
+_SITES = [
+    # (mgpu function, gpu op, driver call)
+    ("mgpuModuleGetFunction", "gpu.launch_func", "cuModuleGetFunction"),
+    ("mgpuLaunchKernel", "gpu.launch_func", "cuLaunchKernel"),
+    ("mgpuStreamCreate", "gpu stream creation", "cuStreamCreate"),
+    ("mgpuStreamDestroy", "gpu stream destruction", "cuStreamDestroy"),
+    ("mgpuStreamSynchronize", "gpu.wait / synchronous gpu op", "cuStreamSynchronize"),
+    ("mgpuStreamWaitEvent", "gpu.wait / async dependency", "cuStreamWaitEvent"),
+    ("mgpuEventCreate", "gpu async token", "cuEventCreate"),
+    ("mgpuEventDestroy", "gpu async token", "cuEventDestroy"),
+    ("mgpuEventSynchronize", "gpu.wait", "cuEventSynchronize"),
+    ("mgpuEventRecord", "gpu async token", "cuEventRecord"),
+    ("mgpuMemAlloc", "gpu.alloc", "cuMemAlloc"),
+    ("mgpuMemAlloc", "gpu.alloc host_shared", "cuMemAllocManaged"),
+    ("mgpuMemFree", "gpu.dealloc", "cuMemFree"),
+    ("mgpuMemcpy", "gpu.memcpy", "cuMemcpyAsync"),
+    ("mgpuMemset32", "gpu.memset", "cuMemsetD32Async"),
+    ("mgpuMemset16", "gpu.memset", "cuMemsetD16Async"),
+    ("(any)", "gpu op", "cuCtxSetCurrent"),
+    ("mgpuLaunchKernel", "gpu.launch_func", "launch dimensions"),
+    ("mgpuLaunchKernel", "gpu.launch_func", "cuFuncSetAttribute"),
+]
+SITE = {f"{m}:{d}": i for i, (m, _, d) in enumerate(_SITES)}
+# Op names a site may correspond to in the source (for locating it).
+_SITE_OPS = {
+    "gpu.launch_func": ("gpu.launch_func",), "gpu.alloc": ("gpu.alloc",),
+    "gpu.alloc host_shared": ("gpu.alloc",), "gpu.dealloc": ("gpu.dealloc",),
+    "gpu.memcpy": ("gpu.memcpy",), "gpu.memset": ("gpu.memset",), "gpu.wait": ("gpu.wait",),
+}
+
+# Sticky CUresults: the context is unusable after them.
+STICKY = {214, 700, 702, 710, 714, 715, 716, 717, 718, 719, 720}
+CUDA_ERROR_INVALID_VALUE = 1
+CU_STREAM_NON_BLOCKING = 1
+CU_EVENT_DISABLE_TIMING = 2
+CU_MEM_ATTACH_GLOBAL = 1
+CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+
+# Driver entry points the IR calls, with their LLVM signatures.
+_DRIVER_DECLS = {
+    "cuCtxGetCurrent": "i32 (ptr)",
+    "cuCtxSetCurrent": "i32 (ptr)",
+    "cuModuleGetFunction": "i32 (ptr, ptr, ptr)",
+    "cuLaunchKernel": "i32 (ptr, i32, i32, i32, i32, i32, i32, i32, ptr, ptr, ptr)",
+    "cuFuncSetAttribute": "i32 (ptr, i32, i32)",
+    "cuStreamCreate": "i32 (ptr, i32)",
+    "cuStreamDestroy": "i32 (ptr)",
+    "cuStreamSynchronize": "i32 (ptr)",
+    "cuStreamWaitEvent": "i32 (ptr, ptr, i32)",
+    "cuEventCreate": "i32 (ptr, i32)",
+    "cuEventDestroy": "i32 (ptr)",
+    "cuEventSynchronize": "i32 (ptr)",
+    "cuEventRecord": "i32 (ptr, ptr)",
+    "cuMemAlloc": "i32 (ptr, i64)",
+    "cuMemAllocManaged": "i32 (ptr, i64, i32)",
+    "cuMemFree": "i32 (ptr)",
+    "cuMemcpyAsync": "i32 (ptr, ptr, i64, ptr)",
+    "cuMemsetD32Async": "i32 (ptr, i32, i64, ptr)",
+    "cuMemsetD16Async": "i32 (ptr, i32, i64, ptr)",
+}
+_PREFIX = "gpurunner.cu."
+
+# Cold paths implemented in Python: (symbol, restype, argtypes).
+_PY_CALLBACKS = {
+    "mgpuModuleLoad": (ctypes.c_void_p, (ctypes.c_void_p, ctypes.c_uint64)),
+    "mgpuModuleLoadJIT": (ctypes.c_void_p, (ctypes.c_void_p, ctypes.c_int32, ctypes.c_uint64)),
+    "mgpuModuleUnload": (None, (ctypes.c_void_p,)),
+    "mgpuMemHostRegister": (None, (ctypes.c_void_p, ctypes.c_uint64)),
+    "mgpuMemHostRegisterMemRef": (None, (ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)),
+    "mgpuMemHostUnregister": (None, (ctypes.c_void_p,)),
+    "mgpuMemHostUnregisterMemRef": (None, (ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)),
+    "mgpuSetDefaultDevice": (None, (ctypes.c_int32,)),
+}
+_REPORT = "gpurunner.cuda.report"
+_CTX_GLOBAL = "gpurunner_cuda_context"
+_LAST_FN_GLOBAL = "gpurunner_cuda_last_function"
+
+
+def _runtime_ir() -> str:
+    """The hot-path functions, as LLVM IR text."""
+    s = SITE
+    decls = "\n".join(f"declare {sig.split(' ', 1)[0]} @\"{_PREFIX}{name}\""
+                      f"{sig.split(' ', 1)[1]}" for name, sig in _DRIVER_DECLS.items())
+
+    def cu(name):
+        return f'@"{_PREFIX}{name}"'
+
+    def checked(call: str, site: str, arg: str = "ptr null", tag: str = "") -> str:
+        """Call, then report a failure to Python (which may unwind the run)."""
+        t = tag or "".join(ch if ch.isalnum() else "_" for ch in site)
+        return f"""
+  %r.{t} = call i32 {call}
+  %bad.{t} = icmp ne i32 %r.{t}, 0
+  br i1 %bad.{t}, label %fail.{t}, label %ok.{t}
+fail.{t}:
+  call void @report(i32 %r.{t}, i32 {s[site]}, {arg})
+  br label %ok.{t}
+ok.{t}:"""
+
+    return f"""
+@{_CTX_GLOBAL} = global ptr null
+@{_LAST_FN_GLOBAL} = global ptr null
+@msg = private unnamed_addr constant [11 x i8] c"CUDA error\\00"
+{decls}
+declare i32 @"{_REPORT}"(i32, i32, ptr)
+declare void @_gpurunner_assert_fail(ptr, ptr)
+
+define internal void @report(i32 %code, i32 %site, ptr %arg) noinline cold {{
+entry:
+  %u = call i32 @"{_REPORT}"(i32 %code, i32 %site, ptr %arg)
+  %unwind = icmp ne i32 %u, 0
+  br i1 %unwind, label %jump, label %back
+jump:
+  call void @_gpurunner_assert_fail(ptr @msg, ptr null)
+  unreachable
+back:
+  ret void
+}}
+
+; Make the run's context current on this thread (worker threads start with none).
+define internal void @ensure_ctx() alwaysinline {{
+entry:
+  %slot = alloca ptr
+  store ptr null, ptr %slot
+  %g = call i32 {cu('cuCtxGetCurrent')}(ptr %slot)
+  %cur = load ptr, ptr %slot
+  %want = load ptr, ptr @{_CTX_GLOBAL}
+  %same = icmp eq ptr %cur, %want
+  br i1 %same, label %done, label %set
+set:
+  {checked(f"{cu('cuCtxSetCurrent')}(ptr %want)", "(any):cuCtxSetCurrent").strip()}
+  br label %done
+done:
+  ret void
+}}
+
+define ptr @mgpuModuleGetFunction(ptr %module, ptr %name) {{
+entry:
+  %slot = alloca ptr
+  store ptr null, ptr %slot
+  call void @ensure_ctx()
+  {checked(f"{cu('cuModuleGetFunction')}(ptr %slot, ptr %module, ptr %name)",
+           "mgpuModuleGetFunction:cuModuleGetFunction", "ptr %name").strip()}
+  %f = load ptr, ptr %slot
+  ret ptr %f
+}}
+
+define void @mgpuLaunchKernel(ptr %f, i64 %gx, i64 %gy, i64 %gz, i64 %bx, i64 %by, i64 %bz,
+                              i32 %smem, ptr %stream, ptr %params, ptr %extra, i64 %n) {{
+entry:
+  call void @ensure_ctx()
+  store ptr %f, ptr @{_LAST_FN_GLOBAL}
+  %o1 = or i64 %gx, %gy
+  %o2 = or i64 %o1, %gz
+  %o3 = or i64 %o2, %bx
+  %o4 = or i64 %o3, %by
+  %o5 = or i64 %o4, %bz
+  %high = lshr i64 %o5, 32
+  %toobig = icmp ne i64 %high, 0
+  br i1 %toobig, label %baddims, label %dims
+baddims:
+  call void @report(i32 {CUDA_ERROR_INVALID_VALUE}, i32 {s['mgpuLaunchKernel:launch dimensions']}, ptr %f)
+  ret void
+dims:
+  %bigsmem = icmp ugt i32 %smem, 49152
+  br i1 %bigsmem, label %setsmem, label %launch
+setsmem:
+  {checked(f"{cu('cuFuncSetAttribute')}(ptr %f, i32 {CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}, i32 %smem)",
+           "mgpuLaunchKernel:cuFuncSetAttribute", "ptr %f").strip()}
+  br label %launch
+launch:
+  %gx32 = trunc i64 %gx to i32
+  %gy32 = trunc i64 %gy to i32
+  %gz32 = trunc i64 %gz to i32
+  %bx32 = trunc i64 %bx to i32
+  %by32 = trunc i64 %by to i32
+  %bz32 = trunc i64 %bz to i32
+  {checked(f"{cu('cuLaunchKernel')}(ptr %f, i32 %gx32, i32 %gy32, i32 %gz32, i32 %bx32, i32 %by32, i32 %bz32, i32 %smem, ptr %stream, ptr %params, ptr %extra)",
+           "mgpuLaunchKernel:cuLaunchKernel", "ptr %f").strip()}
+  ret void
+}}
+
+define ptr @mgpuStreamCreate() {{
+entry:
+  %slot = alloca ptr
+  store ptr null, ptr %slot
+  call void @ensure_ctx()
+  {checked(f"{cu('cuStreamCreate')}(ptr %slot, i32 {CU_STREAM_NON_BLOCKING})",
+           "mgpuStreamCreate:cuStreamCreate").strip()}
+  %s = load ptr, ptr %slot
+  ret ptr %s
+}}
+
+define void @mgpuStreamDestroy(ptr %s) {{
+entry:
+  call void @ensure_ctx()
+  {checked(f"{cu('cuStreamDestroy')}(ptr %s)", "mgpuStreamDestroy:cuStreamDestroy").strip()}
+  ret void
+}}
+
+define void @mgpuStreamSynchronize(ptr %s) {{
+entry:
+  call void @ensure_ctx()
+  {checked(f"{cu('cuStreamSynchronize')}(ptr %s)",
+           "mgpuStreamSynchronize:cuStreamSynchronize").strip()}
+  ret void
+}}
+
+define void @mgpuStreamWaitEvent(ptr %s, ptr %e) {{
+entry:
+  call void @ensure_ctx()
+  {checked(f"{cu('cuStreamWaitEvent')}(ptr %s, ptr %e, i32 0)",
+           "mgpuStreamWaitEvent:cuStreamWaitEvent").strip()}
+  ret void
+}}
+
+define ptr @mgpuEventCreate() {{
+entry:
+  %slot = alloca ptr
+  store ptr null, ptr %slot
+  call void @ensure_ctx()
+  {checked(f"{cu('cuEventCreate')}(ptr %slot, i32 {CU_EVENT_DISABLE_TIMING})",
+           "mgpuEventCreate:cuEventCreate").strip()}
+  %e = load ptr, ptr %slot
+  ret ptr %e
+}}
+
+define void @mgpuEventDestroy(ptr %e) {{
+entry:
+  call void @ensure_ctx()
+  {checked(f"{cu('cuEventDestroy')}(ptr %e)", "mgpuEventDestroy:cuEventDestroy").strip()}
+  ret void
+}}
+
+define void @mgpuEventSynchronize(ptr %e) {{
+entry:
+  call void @ensure_ctx()
+  {checked(f"{cu('cuEventSynchronize')}(ptr %e)",
+           "mgpuEventSynchronize:cuEventSynchronize").strip()}
+  ret void
+}}
+
+define void @mgpuEventRecord(ptr %e, ptr %s) {{
+entry:
+  call void @ensure_ctx()
+  {checked(f"{cu('cuEventRecord')}(ptr %e, ptr %s)", "mgpuEventRecord:cuEventRecord").strip()}
+  ret void
+}}
+
+define ptr @mgpuMemAlloc(i64 %size, ptr %stream, i8 %shared) {{
+entry:
+  %slot = alloca ptr
+  store ptr null, ptr %slot
+  %empty = icmp eq i64 %size, 0
+  br i1 %empty, label %zero, label %alloc
+zero:
+  ret ptr null
+alloc:
+  call void @ensure_ctx()
+  %bit = trunc i8 %shared to i1
+  br i1 %bit, label %managed, label %device
+managed:
+  {checked(f"{cu('cuMemAllocManaged')}(ptr %slot, i64 %size, i32 {CU_MEM_ATTACH_GLOBAL})",
+           "mgpuMemAlloc:cuMemAllocManaged").strip()}
+  br label %done
+device:
+  {checked(f"{cu('cuMemAlloc')}(ptr %slot, i64 %size)", "mgpuMemAlloc:cuMemAlloc").strip()}
+  br label %done
+done:
+  %p = load ptr, ptr %slot
+  ret ptr %p
+}}
+
+define void @mgpuMemFree(ptr %p, ptr %stream) {{
+entry:
+  %isnull = icmp eq ptr %p, null
+  br i1 %isnull, label %done, label %free
+free:
+  call void @ensure_ctx()
+  {checked(f"{cu('cuMemFree')}(ptr %p)", "mgpuMemFree:cuMemFree", "ptr %p").strip()}
+  br label %done
+done:
+  ret void
+}}
+
+define void @mgpuMemcpy(ptr %dst, ptr %src, i64 %size, ptr %stream) {{
+entry:
+  call void @ensure_ctx()
+  {checked(f"{cu('cuMemcpyAsync')}(ptr %dst, ptr %src, i64 %size, ptr %stream)",
+           "mgpuMemcpy:cuMemcpyAsync", "ptr %dst").strip()}
+  ret void
+}}
+
+define void @mgpuMemset32(ptr %dst, i32 %value, i64 %count, ptr %stream) {{
+entry:
+  call void @ensure_ctx()
+  {checked(f"{cu('cuMemsetD32Async')}(ptr %dst, i32 %value, i64 %count, ptr %stream)",
+           "mgpuMemset32:cuMemsetD32Async", "ptr %dst").strip()}
+  ret void
+}}
+
+define void @mgpuMemset16(ptr %dst, i16 %value, i64 %count, ptr %stream) {{
+entry:
+  call void @ensure_ctx()
+  %v = zext i16 %value to i32
+  {checked(f"{cu('cuMemsetD16Async')}(ptr %dst, i32 %v, i64 %count, ptr %stream)",
+           "mgpuMemset16:cuMemsetD16Async", "ptr %dst").strip()}
+  ret void
+}}
+"""
+
+
+HOT_FUNCTIONS = ("mgpuModuleGetFunction", "mgpuLaunchKernel", "mgpuStreamCreate",
+                 "mgpuStreamDestroy", "mgpuStreamSynchronize", "mgpuStreamWaitEvent",
+                 "mgpuEventCreate", "mgpuEventDestroy", "mgpuEventSynchronize",
+                 "mgpuEventRecord", "mgpuMemAlloc", "mgpuMemFree", "mgpuMemcpy",
+                 "mgpuMemset32", "mgpuMemset16")
+
+
+# ------------------------------------------------------------------------ kernel images
+@dataclass
+class KernelSite:
+    """Where a kernel comes from and who launches it (for error messages)."""
+
+    module: str
+    kernel: str
+    location: str = ""
+    launches: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        text = f"kernel @{self.module}::@{self.kernel}"
+        where = []
+        if self.launches:
+            shown = ", ".join(self.launches[:3]) + (" ..." if len(self.launches) > 3 else "")
+            where.append(f"launched by gpu.launch_func at {shown}")
+        if self.location:
+            where.append(f"defined at {self.location}")
+        return text + (f" ({'; '.join(where)})" if where else "")
+
+
+@dataclass
+class KernelImage:
+    """A parsed image of our container: header facts plus the kernel module's LLVM IR."""
+
+    module: str
+    ir: str
+    kernels: dict[str, KernelSite]
+    host_ops: dict[str, list[str]]
+    opt: int = 3
+
+
+def make_image(module: str, ir_text: str, *, kernels: Mapping[str, Mapping] | None = None,
+               host_ops: Mapping[str, list[str]] | None = None, opt: int = 3) -> bytes:
+    """Build the bytes ``mgpuModuleLoad`` receives for one ``gpu.module``.
+
+    ``kernels`` maps kernel name -> ``{"location": ..., "launches": [...]}``;
+    ``host_ops`` maps a host gpu op name -> source locations of such ops, so a
+    runtime failure can be pointed at the op that caused it.
+    """
+    header = {"module": module, "kernels": {k: dict(v) for k, v in (kernels or {}).items()},
+              "host_ops": {k: list(v) for k, v in (host_ops or {}).items()}, "opt": opt}
+    return IMAGE_MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + ir_text.encode()
+
+
+def parse_image(data: bytes) -> KernelImage | None:
+    """The container's contents, or ``None`` for a driver-native image (cubin/PTX/fatbin)."""
+    if not data.startswith(IMAGE_MAGIC):
+        return None
+    rest = data[len(IMAGE_MAGIC):]
+    head, _, ir = rest.partition(b"\n")
+    meta = json.loads(head.decode())
+    kernels = {name: KernelSite(meta["module"], name, info.get("location", ""),
+                                list(info.get("launches", [])))
+               for name, info in meta.get("kernels", {}).items()}
+    return KernelImage(meta["module"], ir.decode(), kernels, meta.get("host_ops", {}),
+                       int(meta.get("opt", 3)))
+
+
+def image_size(ptr: int, size: int) -> int:
+    """Bytes of an image passed without a size (upstream's older ABI passes none)."""
+    if size:
+        return size
+    head = ctypes.string_at(ptr, len(IMAGE_MAGIC))
+    if head == IMAGE_MAGIC:
+        return len(ctypes.string_at(ptr))  # our container is NUL-free text
+    raise ExecutionError("error: mgpuModuleLoad: an image without a size that is not ours "
+                         "(cubin/fatbin images need their size)")
+
+
+# ----------------------------------------------------------------------------- provider
+@dataclass
+class _RunState:
+    thread: int = 0
+    errors: list[str] = field(default_factory=list)
+    sticky: bool = False
+    registered: dict[int, int] = field(default_factory=dict)  # host ptr -> bytes
+    env: Mapping[str, str] = field(default_factory=dict)
+
+
+class CudaRuntimeProvider(Provider):
+    """The ``mgpu*`` functions over ``cuda.bindings`` / the driver, for the cuda backend."""
+
+    name = "mlir_cuda_runtime"
+    aliases = ("cuda-runtime-wrappers", "cuda_runtime_wrappers", "mlir_cuda_runtime")
+    backends = frozenset({"cuda"})
+    # Kernel images are our container format: a real upstream library could not
+    # load them, so on the cuda backend the built-in runtime always serves.
+    replaces_real_library = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lib = None
+        self._callbacks: list = []
+        self._ctx_slot: ctypes.c_void_p | None = None
+        self._ordinal: int | None = None
+        self._context = None
+        self._run = _RunState()
+        self._state_lock = threading.RLock()
+        # (context generation, image digest) -> (CUmodule, KernelImage | None)
+        self._modules: dict[tuple[int, str], tuple[int, KernelImage | None]] = {}
+        self._module_refs: dict[int, int] = {}
+        self._functions: dict[int, KernelSite] = {}
+        self._host_ops: dict[str, list[str]] = {}
+        self._needs_reset = False
+        self.timings: dict[str, float] = {}
+        self.compiles = 0
+
+    # ---------------------------------------------------------------- symbols
+    def build_symbols(self) -> Mapping[str, int]:
+        from runner_core.runtime.core import ASSERT_FAIL, core
+        from runner_core.targets import cuda
+        from runner_core.targets.host import compile_ir
+
+        imports = {f"{_PREFIX}{name}": cuda.driver_function(name) for name in _DRIVER_DECLS}
+        report = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, ctypes.c_int32,
+                                  ctypes.c_void_p)(self._report)
+        self._callbacks.append(report)
+        imports[_REPORT] = ctypes.cast(report, ctypes.c_void_p).value
+        imports[ASSERT_FAIL] = core().symbols[ASSERT_FAIL]
+        self._lib = compile_ir(_runtime_ir(), opt=2, name="gpurunner_cuda_runtime",
+                               exports=[*HOT_FUNCTIONS, _CTX_GLOBAL, _LAST_FN_GLOBAL],
+                               imports=imports)
+        addrs = {name: self._lib.address(name) for name in HOT_FUNCTIONS}
+        self._ctx_slot = ctypes.c_void_p.from_address(self._lib.address(_CTX_GLOBAL))
+        self._last_fn = ctypes.c_void_p.from_address(self._lib.address(_LAST_FN_GLOBAL))
+        for name, (restype, argtypes) in _PY_CALLBACKS.items():
+            cb = ctypes.CFUNCTYPE(restype, *argtypes)(getattr(self, "_py_" + name))
+            self._callbacks.append(cb)
+            addrs[name] = ctypes.cast(cb, ctypes.c_void_p).value
+        return addrs
+
+    # ---------------------------------------------------------------- runs
+    def start_run(self, run) -> None:
+        from runner_core.targets import cuda
+
+        env = getattr(run, "env", None) or os.environ
+        self.symbols()  # compiled before the first run needs them
+        with self._state_lock:
+            self._run = _RunState(thread=threading.get_ident(), env=env)
+            self._host_ops = {}
+            ordinal = cuda.select_ordinal(env)
+            self._use_device(ordinal)
+            self._recover_if_needed()
+            self._unload_unused()
+
+    def finish_run(self, run) -> None:
+        with self._state_lock:
+            state = self._run
+            if self._context is not None and self._context.alive:
+                code = self._context.synchronize()
+                if code != 0:
+                    self._record(code, "cuCtxSynchronize", "the end of the run",
+                                 self._describe_last_kernel())
+            for ptr in list(state.registered):
+                from runner_core.targets import cuda
+
+                cuda.raw("cuMemHostUnregister")(ptr)
+            state.registered.clear()
+            if state.sticky:
+                self._needs_reset = True
+            self._run = _RunState()
+            if isinstance(getattr(run, "timings", None), dict):
+                for k, v in self.timings.items():
+                    run.timings[k] = v
+            self.timings = {}
+        if state.errors:
+            extra = len(state.errors) - 1
+            msg = state.errors[0]
+            if extra:
+                msg += f"\n  note: {extra} later CUDA error(s) in the same run not shown"
+            if state.sticky:
+                msg += ("\n  note: this error leaves the GPU context unusable; it is reset "
+                        "before the next run")
+            raise ExecutionError(msg)
+
+    def _use_device(self, ordinal: int) -> None:
+        from runner_core.targets import cuda
+
+        if self._ordinal != ordinal or self._context is None:
+            self._ordinal = ordinal
+            self._context = cuda.context(ordinal)
+        handle = self._context.handle()  # retains (again) after a reset
+        self._ctx_slot.value = handle
+
+    def _recover_if_needed(self) -> None:
+        """Reset the context when the last run left it poisoned (sticky error)."""
+        ctx = self._context
+        if not self._needs_reset:
+            code = ctx.synchronize()
+            if code == 0:
+                return
+        ctx.reset()
+        self._needs_reset = False
+        self._modules.clear()
+        self._module_refs.clear()
+        self._functions.clear()
+        self._ctx_slot.value = ctx.handle()
+
+    def _unload_unused(self) -> None:
+        """Modules of earlier runs go now: no thread of those runs can still use them."""
+        from runner_core.targets import cuda
+
+        for key, (handle, _image) in list(self._modules.items()):
+            cuda.unload_module(handle)
+            del self._modules[key]
+        self._module_refs.clear()
+        self._functions.clear()
+
+    # ---------------------------------------------------------------- errors
+    def _report(self, code: int, site: int, arg: int) -> int:
+        """Called from the IR when a driver call fails; returns 1 to stop the run now."""
+        try:
+            mgpu, op, call = _SITES[site] if 0 <= site < len(_SITES) else ("?", "gpu op", "?")
+            detail = ""
+            if op == "gpu.launch_func":
+                if call == "cuModuleGetFunction" and arg:
+                    detail = f"kernel '{ctypes.string_at(arg).decode(errors='replace')}'"
+                else:
+                    detail = self._describe_kernel(arg)
+            elif call in ("cuStreamSynchronize", "cuEventSynchronize", "cuCtxSetCurrent") \
+                    or code in STICKY:
+                detail = self._describe_last_kernel()
+            self._record(code, call, f"{mgpu}", detail, op)
+            return 1 if threading.get_ident() == self._run.thread else 0
+        except Exception:  # never let an exception cross into JIT code
+            return 0
+
+    def _record(self, code: int, call: str, where: str, detail: str = "",
+                op: str | None = None) -> None:
+        from runner_core.targets import cuda
+
+        text = cuda.error_text(code)
+        if op is None:
+            op = "gpu op"
+        locs = []
+        for name in _SITE_OPS.get(op, ()):
+            locs += self._host_ops.get(name, [])
+        loc = ""
+        if len(locs) == 1:
+            loc = f"{locs[0]}: "
+        msg = f"{loc}error: '{op}' failed on the GPU: {text}"
+        msg += f"\n  note: reported by {call} in {where}"
+        if detail:
+            msg += f"\n  note: {detail}"
+        if len(locs) > 1:
+            msg += f"\n  note: {op} ops of this program: " + ", ".join(locs[:5])
+        with self._state_lock:
+            self._run.errors.append(msg)
+            if code in STICKY:
+                self._run.sticky = True
+
+    def _describe_kernel(self, fn: int) -> str:
+        from runner_core.targets import cuda
+
+        site = self._functions.get(int(fn or 0))
+        if site is not None:
+            return site.describe()
+        name = cuda.function_name(int(fn or 0))
+        return f"kernel '{name}'" if name else ""
+
+    def _describe_last_kernel(self) -> str:
+        fn = self._last_fn.value if self._lib is not None else None
+        if not fn:
+            return ""
+        return "the last kernel launched was " + self._describe_kernel(fn)
+
+    # ---------------------------------------------------------------- modules
+    def _py_mgpuModuleLoad(self, data: int, size: int) -> int:
+        return self._load(data, size)
+
+    def _py_mgpuModuleLoadJIT(self, data: int, opt: int, size: int) -> int:
+        return self._load(data, size)
+
+    def _load(self, data: int, size: int) -> int:
+        try:
+            return self.load_image(ctypes.string_at(data, image_size(data, size)))
+        except Exception as err:
+            msg = str(err) if isinstance(err, ExecutionError) else \
+                f"error: loading a GPU module failed: {type(err).__name__}: {err}"
+            with self._state_lock:
+                self._run.errors.append(msg)
+            return 0
+
+    def load_image(self, image: bytes) -> int:
+        """CUmodule for an image in the current run's context (compiling through the cache)."""
+        from runner_core.targets import cuda
+
+        ctx = self._context
+        if ctx is None:
+            self._use_device(cuda.select_ordinal(self._run.env or os.environ))
+            ctx = self._context
+        ctx.make_current()
+        digest = hashlib.sha256(image).hexdigest()
+        key = (ctx.generation, digest)
+        with self._state_lock:
+            hit = self._modules.get(key)
+            if hit is not None:
+                self._module_refs[hit[0]] = self._module_refs.get(hit[0], 0) + 1
+                return hit[0]
+        parsed = parse_image(image)
+        t = time.perf_counter()
+        if parsed is None:
+            binary, name = image, "gpu.binary"
+        else:
+            binary, name = self.cubin_for(parsed), parsed.module
+        handle = cuda.load_module(binary, name)
+        self.timings["gpu_module_load"] = self.timings.get("gpu_module_load", 0.0) + \
+            time.perf_counter() - t
+        with self._state_lock:
+            self._modules[key] = (handle, parsed)
+            self._module_refs[handle] = 1
+            if parsed is not None:
+                for kname, site in parsed.kernels.items():
+                    try:
+                        self._functions[cuda.module_function(handle, kname)] = site
+                    except Exception:
+                        pass
+                for op, locs in parsed.host_ops.items():
+                    known = self._host_ops.setdefault(op, [])
+                    known += [x for x in locs if x not in known]
+        return handle
+
+    def cubin_for(self, image: KernelImage) -> bytes:
+        """The cubin of a kernel image for the run's device: disk cache, else compile."""
+        from runner_core.targets import cuda, kernel_cache, nvptx
+
+        info = cuda.device_info(self._ordinal)
+        api, version = cuda.driver_version()
+        cache = kernel_cache.cache_for(self._run.env or os.environ)
+        key = kernel_cache.make_key([image.ir, info.arch, f"opt={image.opt}",
+                                     f"driver={api}:{version}", *nvptx.tool_versions()])
+        cubin = cache.get(key)
+        if cubin is not None:
+            return cubin
+        t = time.perf_counter()
+        ptx = nvptx.compile_ptx(image.ir, info.arch, kernels=list(image.kernels) or None,
+                                opt=image.opt, name=image.module)
+        t1 = time.perf_counter()
+        cubin = cuda.link_cubin(ptx, image.module)
+        t2 = time.perf_counter()
+        self.compiles += 1
+        self.timings["ptx"] = self.timings.get("ptx", 0.0) + t1 - t
+        self.timings["cubin"] = self.timings.get("cubin", 0.0) + t2 - t1
+        cache.put(key, cubin)
+        return cubin
+
+    def _py_mgpuModuleUnload(self, module: int) -> None:
+        # Modules stay loaded until the next run starts (a kernel of this run
+        # may still be in flight on another thread); unloading is bookkeeping.
+        with self._state_lock:
+            if module in self._module_refs:
+                self._module_refs[module] = max(0, self._module_refs[module] - 1)
+
+    # ---------------------------------------------------------------- host memory
+    def _py_mgpuMemHostRegister(self, ptr: int, size: int) -> None:
+        from runner_core.targets import cuda
+
+        if not ptr or not size:
+            return
+        code = cuda.raw("cuMemHostRegister")(ptr, size, 0)
+        if code != 0:
+            self._record(code, "cuMemHostRegister", "mgpuMemHostRegister",
+                         f"{size} bytes at {ptr:#x}", "gpu.host_register")
+            return
+        with self._state_lock:
+            self._run.registered[ptr] = size
+
+    def _py_mgpuMemHostUnregister(self, ptr: int) -> None:
+        from runner_core.targets import cuda
+
+        if not ptr:
+            return
+        code = cuda.raw("cuMemHostUnregister")(ptr)
+        if code != 0:
+            self._record(code, "cuMemHostUnregister", "mgpuMemHostUnregister",
+                         f"address {ptr:#x}", "gpu.host_unregister")
+            return
+        with self._state_lock:
+            self._run.registered.pop(ptr, None)
+
+    @staticmethod
+    def _memref_extent(rank: int, desc: int, elem: int) -> tuple[int, int, str]:
+        """(first byte, byte count, problem) of a ranked descriptor's dense extent."""
+        words = (ctypes.c_int64 * (3 + 2 * rank)).from_address(desc)
+        aligned, offset = words[1], words[2]
+        sizes = list(words[3:3 + rank])
+        strides = list(words[3 + rank:3 + 2 * rank])
+        count = 1
+        for s in sizes:
+            count *= s
+        dense, acc = [], 1
+        for s in reversed(sizes):
+            dense.append(acc)
+            acc *= s
+        dense.reverse()
+        problem = ""
+        if count and any(sz != 1 and st != d for sz, st, d in zip(sizes, strides, dense,
+                                                                  strict=True)):
+            problem = f"only densely packed memrefs can be registered (strides {strides})"
+        return (aligned or 0) + offset * elem, count * elem, problem
+
+    def _py_mgpuMemHostRegisterMemRef(self, rank: int, desc: int, elem: int) -> None:
+        ptr, size, problem = self._memref_extent(rank, desc, elem)
+        if problem:
+            self._record(CUDA_ERROR_INVALID_VALUE, "mgpuMemHostRegisterMemRef",
+                         "mgpuMemHostRegisterMemRef", problem, "gpu.host_register")
+            return
+        self._py_mgpuMemHostRegister(ptr, size)
+
+    def _py_mgpuMemHostUnregisterMemRef(self, rank: int, desc: int, elem: int) -> None:
+        ptr, _size, _problem = self._memref_extent(rank, desc, elem)
+        self._py_mgpuMemHostUnregister(ptr)
+
+    def _py_mgpuSetDefaultDevice(self, device: int) -> None:
+        from runner_core.targets import cuda
+
+        try:
+            if not 0 <= device < cuda.device_count():
+                raise cuda.CudaUnavailable(f"mgpuSetDefaultDevice({device}): no such device")
+            with self._state_lock:
+                self._use_device(device)
+        except Exception as err:
+            with self._state_lock:
+                self._run.errors.append(f"error: {err}")
+
+
+PROVIDER = register_provider(CudaRuntimeProvider())

@@ -1,0 +1,225 @@
+"""The cuda runtime's IR hot paths against a fake driver (runs without a GPU).
+
+The ``mgpu*`` functions are LLVM IR calling driver entry points by address.
+Here those addresses are ctypes callbacks that record their arguments, so
+the argument marshalling (dimension truncation, flags, stream and context
+handling) and the error path (report, then unwind or continue) are checked
+on any machine.  The same functions run against the real driver in
+``test_cuda_device.py``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+
+import pytest
+
+from runner_core.errors import ExecutionError
+from runner_core.runtime import cuda_runtime as rt
+from runner_core.targets import cuda
+
+P = ctypes.c_void_p
+I32, I64 = ctypes.c_int32, ctypes.c_int64
+FAKE_CTX = 0xC0C0
+
+
+class FakeDriver:
+    """Driver entry points as Python callbacks; ``fail`` maps a name to a CUresult."""
+
+    SIGS = {
+        "cuCtxGetCurrent": (P,), "cuCtxSetCurrent": (P,),
+        "cuModuleGetFunction": (P, P, ctypes.c_char_p),
+        "cuLaunchKernel": (P, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
+                           ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, P, P, P),
+        "cuFuncSetAttribute": (P, ctypes.c_int, ctypes.c_int),
+        "cuStreamCreate": (P, ctypes.c_uint), "cuStreamDestroy": (P,),
+        "cuStreamSynchronize": (P,), "cuStreamWaitEvent": (P, P, ctypes.c_uint),
+        "cuEventCreate": (P, ctypes.c_uint), "cuEventDestroy": (P,),
+        "cuEventSynchronize": (P,), "cuEventRecord": (P, P),
+        "cuMemAlloc": (P, ctypes.c_size_t), "cuMemAllocManaged": (P, ctypes.c_size_t,
+                                                                    ctypes.c_uint),
+        "cuMemFree": (P,), "cuMemcpyAsync": (P, P, ctypes.c_size_t, P),
+        "cuMemsetD32Async": (P, ctypes.c_uint, ctypes.c_size_t, P),
+        "cuMemsetD16Async": (P, ctypes.c_uint, ctypes.c_size_t, P),
+    }
+
+    def __init__(self):
+        self.calls: list[tuple] = []
+        self.fail: dict[str, int] = {}
+        self.local = threading.local()
+        self._cbs = {}
+        for name, argtypes in self.SIGS.items():
+            cb = ctypes.CFUNCTYPE(ctypes.c_int, *argtypes)(self._make(name))
+            self._cbs[name] = cb
+
+    def address(self, name: str) -> int:
+        return ctypes.cast(self._cbs[name], ctypes.c_void_p).value
+
+    def _make(self, name):
+        def fn(*args):
+            self.calls.append((name, *args))
+            if name == "cuCtxGetCurrent":
+                ctypes.c_void_p.from_address(args[0]).value = getattr(self.local, "ctx", None)
+            elif name == "cuCtxSetCurrent":
+                self.local.ctx = args[0]
+            elif name in ("cuStreamCreate", "cuEventCreate", "cuMemAlloc", "cuMemAllocManaged",
+                          "cuModuleGetFunction"):
+                ctypes.c_void_p.from_address(args[0]).value = 0x5000 + len(self.calls)
+            return self.fail.get(name, 0)
+
+        return fn
+
+    def named(self, name):
+        return [c for c in self.calls if c[0] == name]
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    drv = FakeDriver()
+    monkeypatch.setattr(cuda, "driver_function", drv.address)
+    provider = rt.CudaRuntimeProvider()
+    syms = provider.symbols()
+    provider._ctx_slot.value = FAKE_CTX
+    provider._run = rt._RunState(thread=-1)  # no unwinding: errors are recorded
+    fns = {
+        "launch": ctypes.CFUNCTYPE(None, P, I64, I64, I64, I64, I64, I64, I32, P, P, P, I64)(
+            syms["mgpuLaunchKernel"]),
+        "alloc": ctypes.CFUNCTYPE(P, I64, P, ctypes.c_int8)(syms["mgpuMemAlloc"]),
+        "free": ctypes.CFUNCTYPE(None, P, P)(syms["mgpuMemFree"]),
+        "memcpy": ctypes.CFUNCTYPE(None, P, P, I64, P)(syms["mgpuMemcpy"]),
+        "memset16": ctypes.CFUNCTYPE(None, P, ctypes.c_int16, I64, P)(syms["mgpuMemset16"]),
+        "memset32": ctypes.CFUNCTYPE(None, P, I32, I64, P)(syms["mgpuMemset32"]),
+        "stream": ctypes.CFUNCTYPE(P)(syms["mgpuStreamCreate"]),
+        "sync": ctypes.CFUNCTYPE(None, P)(syms["mgpuStreamSynchronize"]),
+        "event": ctypes.CFUNCTYPE(P)(syms["mgpuEventCreate"]),
+        "record": ctypes.CFUNCTYPE(None, P, P)(syms["mgpuEventRecord"]),
+        "wait": ctypes.CFUNCTYPE(None, P, P)(syms["mgpuStreamWaitEvent"]),
+        "getfn": ctypes.CFUNCTYPE(P, P, ctypes.c_char_p)(syms["mgpuModuleGetFunction"]),
+    }
+    return drv, provider, fns
+
+
+def test_launch_passes_dimensions_stream_and_params(fake):
+    drv, _provider, f = fake
+    params = (ctypes.c_void_p * 2)(1, 2)
+    f["launch"](0xF00, 3, 2, 1, 128, 1, 1, 0, 0x57, ctypes.addressof(params), None, 2)
+    (call,) = drv.named("cuLaunchKernel")
+    assert call[1:8] == (0xF00, 3, 2, 1, 128, 1, 1)
+    assert call[8] == 0 and call[9] == 0x57 and call[10] == ctypes.addressof(params)
+    assert call[11] is None
+    # The context was made current once on this thread, then reused.
+    assert [c[1] for c in drv.named("cuCtxSetCurrent")] == [FAKE_CTX]
+    f["launch"](0xF00, 1, 1, 1, 1, 1, 1, 0, 0x57, ctypes.addressof(params), None, 2)
+    assert len(drv.named("cuCtxSetCurrent")) == 1
+    assert _provider._last_fn.value == 0xF00  # remembered for fault reports
+
+
+def test_large_dynamic_shared_memory_raises_the_kernel_limit(fake):
+    drv, _provider, f = fake
+    f["launch"](0xF00, 1, 1, 1, 32, 1, 1, 64 * 1024, None, None, None, 0)
+    assert drv.named("cuFuncSetAttribute") == [("cuFuncSetAttribute", 0xF00, 8, 64 * 1024)]
+    f["launch"](0xF00, 1, 1, 1, 32, 1, 1, 1024, None, None, None, 0)
+    assert len(drv.named("cuFuncSetAttribute")) == 1
+
+
+def test_oversized_grid_is_reported_not_truncated(fake):
+    drv, provider, f = fake
+    f["launch"](0xF00, 1 << 33, 1, 1, 1, 1, 1, 0, None, None, None, 0)
+    assert drv.named("cuLaunchKernel") == []
+    assert len(provider._run.errors) == 1
+    assert "'gpu.launch_func' failed" in provider._run.errors[0]
+
+
+def test_alloc_plain_managed_and_empty(fake):
+    drv, _provider, f = fake
+    assert f["alloc"](0, None, 0) is None
+    assert drv.named("cuMemAlloc") == [] and drv.named("cuMemAllocManaged") == []
+    assert f["alloc"](64, None, 0)
+    assert drv.named("cuMemAlloc")[0][2] == 64
+    assert f["alloc"](32, None, 1)
+    assert drv.named("cuMemAllocManaged")[0][2:] == (32, 1)  # CU_MEM_ATTACH_GLOBAL
+    f["free"](None, None)
+    assert drv.named("cuMemFree") == []
+    f["free"](0x1234, None)
+    assert drv.named("cuMemFree") == [("cuMemFree", 0x1234)]
+
+
+def test_copies_and_sets_are_asynchronous_on_the_given_stream(fake):
+    drv, _provider, f = fake
+    f["memcpy"](0x10, 0x20, 48, 0x57)
+    assert drv.named("cuMemcpyAsync") == [("cuMemcpyAsync", 0x10, 0x20, 48, 0x57)]
+    f["memset32"](0x10, -1, 12, 0x57)
+    assert drv.named("cuMemsetD32Async") == [("cuMemsetD32Async", 0x10, 0xFFFFFFFF, 12, 0x57)]
+    f["memset16"](0x10, -2, 6, 0x57)  # zero-extended to the driver's unsigned short
+    assert drv.named("cuMemsetD16Async") == [("cuMemsetD16Async", 0x10, 0xFFFE, 6, 0x57)]
+
+
+def test_streams_and_events(fake):
+    drv, _provider, f = fake
+    s = f["stream"]()
+    e = f["event"]()
+    assert s and e
+    assert drv.named("cuStreamCreate")[0][2] == 1  # CU_STREAM_NON_BLOCKING
+    assert drv.named("cuEventCreate")[0][2] == 2  # CU_EVENT_DISABLE_TIMING
+    f["record"](e, s)
+    f["wait"](s, e)
+    f["sync"](s)
+    assert drv.named("cuEventRecord") == [("cuEventRecord", e, s)]
+    assert drv.named("cuStreamWaitEvent") == [("cuStreamWaitEvent", s, e, 0)]
+    assert drv.named("cuStreamSynchronize") == [("cuStreamSynchronize", s)]
+
+
+def test_worker_threads_make_the_context_current_themselves(fake):
+    drv, _provider, f = fake
+    t = threading.Thread(target=lambda: f["sync"](0x57))
+    t.start()
+    t.join()
+    f["sync"](0x57)
+    assert [c[1] for c in drv.named("cuCtxSetCurrent")] == [FAKE_CTX, FAKE_CTX]
+
+
+def test_driver_failure_names_the_op_and_the_kernel(fake):
+    drv, provider, f = fake
+    drv.fail["cuLaunchKernel"] = 700
+    site = rt.KernelSite("main_kernel", "main_kernel", "t.mlir:30:5", ["t.mlir:12:7"])
+    provider._functions[0xF00] = site
+    provider._host_ops = {"gpu.launch_func": ["t.mlir:12:7"]}
+    f["launch"](0xF00, 1, 1, 1, 1, 1, 1, 0, None, None, None, 0)
+    (msg,) = provider._run.errors
+    assert msg.startswith("t.mlir:12:7: error: 'gpu.launch_func' failed on the GPU")
+    assert "CUresult 700" in msg or "CUDA_ERROR_ILLEGAL_ADDRESS" in msg
+    assert "kernel @main_kernel::@main_kernel" in msg and "defined at t.mlir:30:5" in msg
+    assert provider._run.sticky
+
+
+def test_failure_on_the_entry_thread_unwinds_the_run(fake):
+    """On the thread running the entry point a failure stops the program at once."""
+    from runner_core.runtime.core import core
+    from runner_core.targets.host import compile_ir
+
+    drv, provider, f = fake
+    drv.fail["cuMemcpyAsync"] = 1
+    lib = compile_ir("""
+declare void @mgpuMemcpy(ptr, ptr, i64, ptr)
+@after = global i32 0
+define void @thunk(ptr %arg) {
+  call void @mgpuMemcpy(ptr null, ptr null, i64 4, ptr null)
+  store i32 1, ptr @after
+  ret void
+}""", exports=["thunk", "after"], imports={"mgpuMemcpy": provider.lookup("mgpuMemcpy")},
+        name="fake_thunk")
+    provider._run = rt._RunState(thread=threading.get_ident())
+    failed = core().invoke(lib.address("thunk"), None)
+    assert failed == 1
+    assert ctypes.c_int32.from_address(lib.address("after")).value == 0
+    assert "'gpu.memcpy' failed on the GPU" in provider._run.errors[0]
+
+
+def test_finish_run_raises_the_first_error(fake, monkeypatch):
+    _drv, provider, _f = fake
+    provider._run.errors += ["error: first", "error: second"]
+    with pytest.raises(ExecutionError) as info:
+        provider.finish_run(object())
+    assert str(info.value).startswith("error: first")
+    assert "1 later CUDA error" in str(info.value)
