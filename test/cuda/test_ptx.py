@@ -1,0 +1,231 @@
+"""PTX generation without a GPU: the NVPTX target, libdevice linking, the kernel cache.
+
+Where NVIDIA's offline assembler (``ptxas``) is installed the generated PTX is
+also assembled for the target architecture, which catches PTX the driver
+would reject; elsewhere those checks skip and the structural ones still run.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from runner_core.targets import kernel_cache, nvptx
+
+VADD = """
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @vadd(ptr %a, ptr %b, ptr %c, i64 %n) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %bdim = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %t0 = mul i32 %bid, %bdim
+  %t1 = add i32 %t0, %tid
+  %i = zext i32 %t1 to i64
+  %ok = icmp slt i64 %i, %n
+  br i1 %ok, label %body, label %done
+body:
+  %pa = getelementptr float, ptr %a, i64 %i
+  %pb = getelementptr float, ptr %b, i64 %i
+  %pc = getelementptr float, ptr %c, i64 %i
+  %va = load float, ptr %pa
+  %vb = load float, ptr %pb
+  %s = fadd float %va, %vb
+  store float %s, ptr %pc
+  br label %done
+done:
+  ret void
+}
+define void @helper() {
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+"""
+
+MATH_MLIR = """
+func.func @mathk(%a: memref<?xf32>, %b: memref<?xf64>, %i: index) {
+  %x = memref.load %a[%i] : memref<?xf32>
+  %s = math.sin %x : f32
+  %q = math.sqrt %s : f32
+  %e = math.exp %q : f32
+  %f = math.floor %e : f32
+  memref.store %f, %a[%i] : memref<?xf32>
+  %y = memref.load %b[%i] : memref<?xf64>
+  %p = math.powf %y, %y : f64
+  %t = math.tanh %p : f64
+  memref.store %t, %b[%i] : memref<?xf64>
+  return
+}
+"""
+
+
+def _ptxas() -> str | None:
+    found = shutil.which("ptxas")
+    if found:
+        return found
+    for pattern in ("/usr/local/cuda/bin/ptxas", "/usr/local/cuda-*/bin/ptxas"):
+        hits = sorted(glob.glob(pattern))
+        if hits:
+            return hits[-1]
+    return None
+
+
+def assemble(ptx: str, arch: str, tmp_path) -> None:
+    """Assemble with ptxas when it is installed (the driver's assembler is stricter than LLVM)."""
+    ptxas = _ptxas()
+    if ptxas is None:
+        return
+    src = tmp_path / "k.ptx"
+    src.write_text(ptx)
+    res = subprocess.run([ptxas, f"-arch={arch}", str(src), "-o", str(tmp_path / "k.cubin")],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+
+
+@pytest.mark.parametrize("arch", ["sm_75", "sm_80", "sm_90"])
+def test_vector_add_kernel_to_ptx(arch, tmp_path):
+    ptx = nvptx.compile_ptx(VADD, arch)
+    assert f".target {arch}" in ptx
+    assert nvptx.ptx_kernel_names(ptx) == ["vadd"]
+    # The helper is internal and unused: it is gone, not exported as a .func.
+    assert "helper" not in ptx
+    # Kernel pointer parameters become global-space accesses.
+    assert "ld.global" in ptx and "st.global" in ptx
+    assert "%tid.x" in ptx and "%ctaid.x" in ptx and "%ntid.x" in ptx
+    assemble(ptx, arch, tmp_path)
+
+
+def test_invalid_ir_is_an_internal_error_naming_the_module():
+    with pytest.raises(nvptx.PTXError) as info:
+        nvptx.compile_ptx("define ptx_kernel void @k() { ret i32 0 }", name="broken_mod")
+    assert "broken_mod" in str(info.value)
+
+
+def test_math_lowers_to_libdevice_and_intrinsics():
+    target = nvptx.nvptx_target()
+    assert target.math_function("sin", 32) == ("libdevice", "__nv_sinf")
+    assert target.math_function("sin", 64) == ("libdevice", "__nv_sin")
+    assert target.math_function("pow", 64) == ("libdevice", "__nv_pow")
+    assert target.math_function("sqrt", 32) == ("intrinsic", "llvm.sqrt")
+    assert target.math_function("fabs", 64) == ("intrinsic", "llvm.fabs")
+    assert target.has_math_function("erfc") and not target.has_math_function("frobnicate")
+    assert target.address_space(None) == 0
+    from runner_core.ir.dialects.gpu import AddressSpace, AddressSpaceAttr
+
+    assert target.address_space(AddressSpaceAttr(AddressSpace.WORKGROUP)) == 3
+    assert target.address_space(AddressSpaceAttr(AddressSpace.GLOBAL)) == 1
+
+
+needs_libdevice = pytest.mark.skipif(nvptx.libdevice_path() is None,
+                                     reason="libdevice.10.bc not installed")
+
+
+@needs_libdevice
+def test_emitter_math_kernel_links_libdevice(tmp_path):
+    from runner_core.codegen import lower_module
+    from runner_core.ir.parse import parse_source
+
+    mod, _ctx = lower_module(parse_source(MATH_MLIR, "math.mlir"), nvptx.nvptx_target(),
+                             name="mathk")
+    mod.get_global("mathk").calling_convention = nvptx.KERNEL_CC
+    ir = str(mod)
+    assert "__nv_sinf" in ir and "__nv_pow" in ir and "__nv_tanh" in ir
+    assert "llvm.sqrt.f32" in ir and "llvm.floor.f32" in ir
+    ptx = nvptx.compile_ptx(ir, "sm_90")
+    assert nvptx.ptx_kernel_names(ptx) == ["mathk"]
+    # libdevice is linked in, not left as an external call; reflect queries are folded.
+    assert ".extern" not in ptx and "__nvvm_reflect" not in ptx
+    assert "__nv_sinf" not in ptx.split(".entry", 1)[1].split("{", 1)[0]
+    assemble(ptx, "sm_90", tmp_path)
+
+
+def test_missing_libdevice_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(nvptx, "libdevice_path", lambda: None)
+    nvptx._libdevice_bytes.cache_clear()
+    monkeypatch.setattr(nvptx, "_libdevice_module", None)
+    try:
+        ir = ('target triple = "nvptx64-nvidia-cuda"\ndeclare float @__nv_sinf(float)\n'
+              'define ptx_kernel void @k(ptr %p) {\n  %v = load float, ptr %p\n'
+              '  %s = call float @__nv_sinf(float %v)\n  store float %s, ptr %p\n  ret void\n}\n')
+        with pytest.raises(nvptx.PTXError) as info:
+            nvptx.compile_ptx(ir)
+        assert "libdevice.10.bc was not found" in str(info.value)
+    finally:
+        nvptx._libdevice_bytes.cache_clear()
+
+
+def test_opt_levels_all_produce_loadable_ptx(tmp_path):
+    for opt in (0, 1, 3):
+        ptx = nvptx.compile_ptx(VADD, "sm_90", opt=opt)
+        assert nvptx.ptx_kernel_names(ptx) == ["vadd"]
+    assemble(nvptx.compile_ptx(VADD, "sm_90", opt=0), "sm_90", tmp_path)
+
+
+# --------------------------------------------------------------------------- kernel cache
+def test_cache_directory_from_environment(tmp_path, monkeypatch):
+    assert kernel_cache.directory_from_env({"GPURUNNER_CACHE_DIR": str(tmp_path)}) == \
+        str(tmp_path)
+    assert kernel_cache.directory_from_env({"GPURUNNER_CACHE_DIR": ""}) is None
+    assert kernel_cache.directory_from_env({"GPURUNNER_CACHE_DIR": "  "}) is None
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert kernel_cache.directory_from_env({}) == str(tmp_path / "xdg" / "pytest-gpurunner"
+                                                      / "kernels")
+
+
+def test_cache_round_trip_and_persistence(tmp_path):
+    key = kernel_cache.make_key(["ir", "sm_90", "v1"])
+    cache = kernel_cache.KernelCache(str(tmp_path))
+    assert cache.get(key) is None
+    cache.put(key, b"\x7fELF cubin bytes")
+    # A new cache object (a new process) finds it on disk.
+    fresh = kernel_cache.KernelCache(str(tmp_path))
+    assert fresh.get(key) == b"\x7fELF cubin bytes"
+    assert fresh.stats.hits == 1
+    leftovers = [p for p in tmp_path.rglob("*") if p.name.startswith(".tmp-")]
+    assert leftovers == []
+
+
+def test_cache_key_separates_inputs():
+    base = kernel_cache.make_key(["ir", "sm_90"])
+    assert kernel_cache.make_key(["ir", "sm_80"]) != base
+    assert kernel_cache.make_key(["ir2", "sm_90"]) != base
+    # Length prefixes: moving a boundary between parts changes the key.
+    assert kernel_cache.make_key(["irs", "m_90"]) != base
+
+
+def test_corrupt_entry_is_a_miss(tmp_path):
+    key = kernel_cache.make_key(["x"])
+    cache = kernel_cache.KernelCache(str(tmp_path), memory=False)
+    cache.put(key, b"payload")
+    (path,) = [p for p in tmp_path.rglob(f"{key}.cubin")]
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0xFF
+    path.write_bytes(bytes(data))
+    assert cache.get(key) is None
+    assert cache.stats.errors == 1
+
+
+def test_disabled_cache_keeps_nothing(tmp_path):
+    cache = kernel_cache.cache_for({"GPURUNNER_CACHE_DIR": ""})
+    assert not cache.enabled
+    cache.put("k" * 64, b"data")
+    assert cache.get("k" * 64) is None
+
+
+def test_unwritable_cache_does_not_fail(tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    os.chmod(ro, 0o500)
+    try:
+        cache = kernel_cache.KernelCache(str(ro / "sub"), memory=False)
+        cache.put(kernel_cache.make_key(["x"]), b"data")  # no exception
+        if os.geteuid() != 0:  # root writes anyway
+            assert cache.stats.errors == 1
+    finally:
+        os.chmod(ro, 0o700)
