@@ -109,10 +109,10 @@ class MlirItem(pytest.Item):
         settings = self.state.settings
         self.user_properties.append(("gpurunner_kind",
                                      "integration" if self.kind.integration else "unit"))
+        if self.local.unsupported:  # lit does not even parse such tests
+            pytest.skip("UNSUPPORTED: the directory's conftest marks its tests unsupported")
         if self.problem is not None:
             raise MlirTestFailure(f"UNRESOLVED: {self.problem}")
-        if self.local.unsupported:
-            pytest.skip("UNSUPPORTED: the directory's conftest marks its tests unsupported")
 
         decision = gating.decide(settings.gpu_policy, self.kind.gpu, settings.gpu)
         if self.kind.gpu:

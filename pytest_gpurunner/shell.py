@@ -18,6 +18,7 @@ Where we differ on purpose:
 
 from __future__ import annotations
 
+import faulthandler
 import glob as _glob
 import os
 import pickle
@@ -25,6 +26,7 @@ import re
 import select
 import signal
 import subprocess
+import tempfile
 import time
 import traceback
 from collections.abc import Callable
@@ -248,6 +250,8 @@ def _run_command(command: Command, stdin: bytes, index: int, count: int,
             break
     env = state.env if cmd_env is None else cmd_env
     name = "env" if print_env else args[0]
+    if print_env:
+        args = [w for w in command.args if isinstance(w, str)]  # show what was written
 
     if not print_env and name in _STATE_BUILTINS:
         if cmd_env is not None:
@@ -427,11 +431,17 @@ def _call_embedded(resolved, args, stdin, env, state: _State, isolate: bool):
 def _call_forked(resolved, args, stdin, env, state: _State):
     """Run an embedded tool in a forked child so that ``not --crash`` can observe a real crash."""
     read_fd, write_fd = os.pipe()
+    # The child's own fd 1/2 (a crash message, faulthandler's dump) go to a file we read back.
+    stray = tempfile.TemporaryFile()
     pid = os.fork()
     if pid == 0:  # child: never returns
         code = 0
         try:
             os.close(read_fd)
+            os.dup2(stray.fileno(), 1)
+            os.dup2(stray.fileno(), 2)
+            if faulthandler.is_enabled():  # pytest points it at its own copy of stderr
+                faulthandler.enable(file=stray)
             result = resolved.function(list(args), stdin, dict(env), state.cwd)
             payload = pickle.dumps((int(result.returncode), bytes(result.stdout),
                                     bytes(result.stderr)))
@@ -467,10 +477,13 @@ def _call_forked(resolved, args, stdin, env, state: _State):
     finally:
         os.close(read_fd)
     _, status = os.waitpid(pid, 0)
+    stray.seek(0)
+    extra = stray.read()
+    stray.close()
     if os.WIFSIGNALED(status):
-        return -os.WTERMSIG(status), b"", b"", {"forked": True}
+        return -os.WTERMSIG(status), b"", extra, {"forked": True}
     code, out, err = pickle.loads(b"".join(chunks))
-    return code, out, err, {"forked": True}
+    return code, out, err + extra, {"forked": True}
 
 
 def _call_system(path: str, args: list[str], stdin: bytes, env, state: _State, merge: bool):

@@ -69,18 +69,16 @@ def describe_target(target: object) -> str:
     return f"{module}:{name}"
 
 
-_IMPORTED: dict[str, Callable] = {}
-
-
 def load_embedded(target: object) -> Callable:
-    """Import a ``module:function`` target (cached); raise ToolError saying what failed."""
+    """Import a ``module:function`` target; raise ToolError saying what failed.
+
+    No cache of our own: ``sys.modules`` already makes a second import cheap, and
+    a cache would outlive the pytest session that configured the table.
+    """
     if callable(target):
         return target
     if not isinstance(target, str) or ":" not in target:
         raise ToolError(f"embedded tool target {target!r} is not 'module:function'")
-    cached = _IMPORTED.get(target)
-    if cached is not None:
-        return cached
     module_name, _, attr = target.partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -94,7 +92,6 @@ def load_embedded(target: object) -> Callable:
         function = getattr(function, part, None)
         if function is None:
             raise ToolError(f"{module_name} has no attribute {attr} (embedded tool {target})")
-    _IMPORTED[target] = function
     return function
 
 
@@ -243,6 +240,16 @@ def filecheck_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: s
     from filecheck.parser import Parser, pattern_for_opts
 
     colors.COLOR_SUPPORT = False  # diagnostics end up in reports, not on a terminal
+    if os.path.basename(argv[0]) == "filecheck":
+        # The package's own command line: it answers these before looking at anything else.
+        if "--help" in argv or len(argv) < 2:
+            from filecheck.help import HELP_TEXT
+
+            return ToolResult(0, (HELP_TEXT + "\n").encode())
+        if "--version" in argv or "-version" in argv:
+            from importlib.metadata import version
+
+            return ToolResult(0, f"filecheck version {version('filecheck')}\n".encode())
     args: list[str] = []
     rest = list(argv[1:])
     while rest:
@@ -355,16 +362,44 @@ def _xdsl_globals():
     had_post_init = "__post_init__" in Attribute.__dict__
     post_init = Attribute.__dict__.get("__post_init__")
     colored = Diagnostic.colored
+    drivers: list = []
     with warnings.catch_warnings():
         warnings.filterwarnings("default", category=DeprecationWarning)
+        # A fresh process prints warnings to its stderr; pytest's own recorder must not get them.
+        warnings.showwarning = _print_warning
         try:
-            yield
+            yield drivers
         finally:
             if had_post_init:
                 Attribute.__post_init__ = post_init
             elif "__post_init__" in Attribute.__dict__:
                 del Attribute.__post_init__
             Diagnostic.colored = colored
+            for driver in drivers:
+                _forget_resources(driver)
+
+
+def _print_warning(message, category, filename, lineno, file=None, line=None):
+    import warnings
+
+    sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+
+def _forget_resources(driver) -> None:
+    """Empty the dialect resource stores (``dense_resource`` blobs) a run filled.
+
+    They live on module-level Dialect objects, so a second run in the same
+    process would see the first run's keys and rename its own (``key_0``).
+    """
+    from xdsl.dialect_interfaces.op_asm import OpAsmDialectInterface
+    from xdsl.dialects.builtin import Builtin
+
+    ctx = getattr(driver, "ctx", None)
+    dialects = [Builtin, *(ctx.loaded_dialects if ctx is not None else ())]
+    for dialect in dialects:
+        interface = dialect.get_interface(OpAsmDialectInterface)
+        if interface is not None:
+            interface.__init__()
 
 
 def xdsl_opt_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
@@ -374,8 +409,10 @@ def xdsl_opt_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: st
         pass
 
     def body():
-        with _xdsl_globals():
-            OptMain(args=argv[1:]).run()
+        with _xdsl_globals() as drivers:
+            drivers.append(OptMain.__new__(OptMain))
+            drivers[0].__init__(args=argv[1:])
+            drivers[0].run()
 
     return _run_main(body, argv, stdin, env, cwd)
 
@@ -387,7 +424,9 @@ def xdsl_run_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: st
         pass
 
     def body():
-        with _xdsl_globals():
-            RunMain(args=argv[1:]).run()
+        with _xdsl_globals() as drivers:
+            drivers.append(RunMain.__new__(RunMain))
+            drivers[0].__init__(args=argv[1:])
+            drivers[0].run()
 
     return _run_main(body, argv, stdin, env, cwd)

@@ -7,6 +7,7 @@ crash means) lives in the parent's ``WorkerExecutor``.
 
 from __future__ import annotations
 
+import faulthandler
 import importlib
 import pickle
 import sys
@@ -18,6 +19,8 @@ def main(argv: list[str]) -> int:
     from .job import JobResult
 
     job_fd, result_fd = int(argv[1]), int(argv[2])
+    # A fatal signal then leaves a Python stack in the log, which the parent shows.
+    faulthandler.enable()
     for module in argv[3:]:
         try:  # warm imports; a failure surfaces later, in the test that needs the module
             importlib.import_module(module)

@@ -1,0 +1,51 @@
+"""Small embedded tools for the plug-in's own tests (the runner is not needed to test the plug-in).
+
+They follow runner_core.toolapi: ``tool(argv, stdin, env, cwd) -> ToolResult``.
+"""
+
+import ctypes
+import os
+import time
+
+from runner_core.toolapi import ToolResult
+
+
+def echo_env(argv, stdin, env, cwd):
+    """Print the named environment variables (all GPURUNNER_* when none are named) and the cwd."""
+    names = argv[1:] or sorted(k for k in env if k.startswith("GPURUNNER_"))
+    lines = [f"{name}={env.get(name, '<unset>')}" for name in names]
+    lines.append(f"cwd={cwd}")
+    lines.append(f"pid={os.getpid()}")
+    return ToolResult(0, ("\n".join(lines) + "\n").encode())
+
+
+def fail(argv, stdin, env, cwd):
+    code = int(argv[1]) if len(argv) > 1 else 1
+    return ToolResult(code, b"partial output\n", f"fake-fail: failing with {code}\n".encode())
+
+
+def crash(argv, stdin, env, cwd):
+    ctypes.string_at(0)  # SIGSEGV
+
+
+def hang(argv, stdin, env, cwd):
+    while True:
+        time.sleep(0.01)
+
+
+def flaky(argv, stdin, env, cwd):
+    """Fails until it has been called N times (argv[2]); the count lives in file argv[1]."""
+    path = os.path.join(cwd, argv[1])
+    count = int(open(path).read()) if os.path.exists(path) else 0
+    with open(path, "w") as handle:
+        handle.write(str(count + 1))
+    ok = count + 1 >= int(argv[2])
+    return ToolResult(0 if ok else 1, f"call {count + 1}\n".encode())
+
+
+def cat(argv, stdin, env, cwd):
+    return ToolResult(0, stdin)
+
+
+def raise_error(argv, stdin, env, cwd):
+    raise RuntimeError("a bug in the tool")
