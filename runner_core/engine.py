@@ -83,6 +83,9 @@ class RunOutcome:
     result_text: str = ""
     backend: str = "cpu"
     timings: dict[str, float] = field(default_factory=dict)
+    # The run's environment (contract 3): providers read GPURUNNER_DEVICE,
+    # CUDA_VISIBLE_DEVICES and GPURUNNER_CACHE_DIR from it in start_run.
+    env: Mapping[str, str] = field(default_factory=dict)
 
 
 # ----------------------------------------------------------------- backends
@@ -95,15 +98,24 @@ def register_backend(name: str, check: Callable[[], object]) -> None:
     _BACKENDS[name] = check
 
 
-def _cuda_check():
+def _cuda_check(env: Mapping[str, str] | None = None):
     try:
         from runner_core.targets import cuda  # type: ignore[attr-defined]
     except ImportError:
         return None
     try:
-        return cuda.probe()
+        return cuda.probe(env)  # the run's GPURUNNER_DEVICE / CUDA_VISIBLE_DEVICES
     except Exception:
         return None
+
+
+def _cuda_reason() -> str:
+    try:
+        from runner_core.targets import cuda
+
+        return cuda.probe_reason()
+    except Exception:
+        return ""
 
 
 def select_backend(requested: str | None, env: Mapping[str, str]) -> str:
@@ -112,14 +124,16 @@ def select_backend(requested: str | None, env: Mapping[str, str]) -> str:
         raise RunnerError(f"error: unknown backend '{choice}' (expected auto, cpu or cuda)")
     if choice == "cpu":
         return "cpu"
-    check = _BACKENDS.get("cuda", _cuda_check)
-    device = check()
+    check = _BACKENDS.get("cuda")
+    device = check() if check is not None else _cuda_check(env)
     if choice == "auto":
         return "cuda" if device else "cpu"
     if not device:
+        reason = _cuda_reason() if check is None else ""
         raise RunnerError(
             "error: --backend=cuda: no usable CUDA backend here (no NVIDIA GPU/driver visible, "
-            "or the CUDA backend is not installed); use --backend=cpu or --backend=auto")
+            "or the CUDA backend is not installed); use --backend=cpu or --backend=auto"
+            + (f"\n  note: {reason}" if reason else ""))
     return "cuda"
 
 
@@ -283,6 +297,20 @@ def format_result(result: str, raw) -> str:
     return f"{int(raw)}\n"
 
 
+def _finish_providers(providers, outcome) -> None:
+    """Every provider finishes (drains its workers) even when an earlier one reports
+    an error; the first error is raised afterwards (e.g. a CUDA fault of the run)."""
+    first: BaseException | None = None
+    for p in providers:
+        try:
+            p.finish_run(outcome)
+        except BaseException as err:  # noqa: BLE001 - re-raised below
+            if first is None:
+                first = err
+    if first is not None:
+        raise first
+
+
 def run_program(text: str, opts: RunOptions) -> RunOutcome:
     """Parse, prepare, compile and run ``text``; raises RunnerError on failure."""
     from runner_core.codegen import lower_module
@@ -328,7 +356,7 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     lib = compile_ir(ir_text, opt=opts.opt_level, exports=[ENTRY_THUNK], imports=found,
                      name=os.path.basename(opts.filename) or "program")
     timings["jit"] = time.perf_counter() - t
-    outcome = RunOutcome(backend=backend, timings=timings)
+    outcome = RunOutcome(backend=backend, timings=timings, env=opts.env)
     providers = [getattr(x, "provider", None) for x in libraries]
     providers = [p for p in providers if p is not None]
     slot = {"i32": ctypes.c_int32, "i64": ctypes.c_int64, "f32": ctypes.c_float,
@@ -339,8 +367,7 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     try:
         failed = the_core.invoke(lib.address(ENTRY_THUNK), ctypes.addressof(slot))
     finally:
-        for p in providers:
-            p.finish_run(outcome)
+        _finish_providers(providers, outcome)
     timings["run"] = time.perf_counter() - t
     if failed:
         # The message lives in the program's constants: read it before the code is freed.
