@@ -90,6 +90,9 @@ CU_STREAM_NON_BLOCKING = 1
 CU_EVENT_DISABLE_TIMING = 2
 CU_MEM_ATTACH_GLOBAL = 1
 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+# Streams one run may create before the pool stops tracking them.
+POOL = 4096
+_POOL_GLOBALS = ("streams.free", "streams.free_count", "streams.all", "streams.all_count")
 
 # Driver entry points the IR calls, with their LLVM signatures.
 _DRIVER_DECLS = {
@@ -155,6 +158,11 @@ ok.{t}:"""
     return f"""
 @{_CTX_GLOBAL} = global ptr null
 @{_LAST_FN_GLOBAL} = global ptr null
+@streams.lock = internal global i32 0
+@streams.free = global [{POOL} x ptr] zeroinitializer
+@streams.free_count = global i64 0
+@streams.all = global [{POOL} x ptr] zeroinitializer
+@streams.all_count = global i64 0
 @msg = private unnamed_addr constant [11 x i8] c"CUDA error\\00"
 {decls}
 declare i32 @"{_REPORT}"(i32, i32, ptr)
@@ -235,21 +243,91 @@ launch:
   ret void
 }}
 
+; Streams come from a pool: generated code creates a stream per async op (and a
+; temporary one per synchronous op) and never destroys the streams tokens stand
+; for, so creating and destroying driver streams would cost time per op and
+; leak per run.  Every stream ever created is listed in @streams.all; the pool
+; is refilled from that list between runs (Python, after a synchronize).
+define internal void @pool_lock() alwaysinline {{
+entry:
+  br label %spin
+spin:
+  %old = atomicrmw xchg ptr @streams.lock, i32 1 acquire
+  %free = icmp eq i32 %old, 0
+  br i1 %free, label %done, label %spin
+done:
+  ret void
+}}
+
+define internal void @pool_unlock() alwaysinline {{
+entry:
+  store atomic i32 0, ptr @streams.lock release, align 4
+  ret void
+}}
+
 define ptr @mgpuStreamCreate() {{
 entry:
   %slot = alloca ptr
   store ptr null, ptr %slot
   call void @ensure_ctx()
+  call void @pool_lock()
+  %n = load i64, ptr @streams.free_count
+  %have = icmp sgt i64 %n, 0
+  br i1 %have, label %reuse, label %create
+reuse:
+  %n1 = sub i64 %n, 1
+  %fp = getelementptr [{POOL} x ptr], ptr @streams.free, i64 0, i64 %n1
+  %s0 = load ptr, ptr %fp
+  store i64 %n1, ptr @streams.free_count
+  call void @pool_unlock()
+  ret ptr %s0
+create:
+  call void @pool_unlock()
   {checked(f"{cu('cuStreamCreate')}(ptr %slot, i32 {CU_STREAM_NON_BLOCKING})",
            "mgpuStreamCreate:cuStreamCreate").strip()}
   %s = load ptr, ptr %slot
+  %made = icmp ne ptr %s, null
+  br i1 %made, label %track, label %out
+track:
+  call void @pool_lock()
+  %m = load i64, ptr @streams.all_count
+  %room = icmp slt i64 %m, {POOL}
+  br i1 %room, label %record, label %untracked
+record:
+  %ap = getelementptr [{POOL} x ptr], ptr @streams.all, i64 0, i64 %m
+  store ptr %s, ptr %ap
+  %m1 = add i64 %m, 1
+  store i64 %m1, ptr @streams.all_count
+  br label %untracked
+untracked:
+  call void @pool_unlock()
+  br label %out
+out:
   ret ptr %s
 }}
 
 define void @mgpuStreamDestroy(ptr %s) {{
 entry:
+  %isnull = icmp eq ptr %s, null
+  br i1 %isnull, label %done, label %give
+give:
+  call void @pool_lock()
+  %n = load i64, ptr @streams.free_count
+  %room = icmp slt i64 %n, {POOL}
+  br i1 %room, label %pool, label %really
+pool:
+  %fp = getelementptr [{POOL} x ptr], ptr @streams.free, i64 0, i64 %n
+  store ptr %s, ptr %fp
+  %n1 = add i64 %n, 1
+  store i64 %n1, ptr @streams.free_count
+  call void @pool_unlock()
+  br label %done
+really:
+  call void @pool_unlock()
   call void @ensure_ctx()
   {checked(f"{cu('cuStreamDestroy')}(ptr %s)", "mgpuStreamDestroy:cuStreamDestroy").strip()}
+  br label %done
+done:
   ret void
 }}
 
@@ -493,11 +571,17 @@ class CudaRuntimeProvider(Provider):
         imports[_REPORT] = ctypes.cast(report, ctypes.c_void_p).value
         imports[ASSERT_FAIL] = core().symbols[ASSERT_FAIL]
         self._lib = compile_ir(_runtime_ir(), opt=2, name="gpurunner_cuda_runtime",
-                               exports=[*HOT_FUNCTIONS, _CTX_GLOBAL, _LAST_FN_GLOBAL],
+                               exports=[*HOT_FUNCTIONS, _CTX_GLOBAL, _LAST_FN_GLOBAL,
+                                        *_POOL_GLOBALS],
                                imports=imports)
         addrs = {name: self._lib.address(name) for name in HOT_FUNCTIONS}
         self._ctx_slot = ctypes.c_void_p.from_address(self._lib.address(_CTX_GLOBAL))
         self._last_fn = ctypes.c_void_p.from_address(self._lib.address(_LAST_FN_GLOBAL))
+        a = self._lib.address
+        self._pool_free = (ctypes.c_void_p * POOL).from_address(a("streams.free"))
+        self._pool_free_n = ctypes.c_int64.from_address(a("streams.free_count"))
+        self._pool_all = (ctypes.c_void_p * POOL).from_address(a("streams.all"))
+        self._pool_all_n = ctypes.c_int64.from_address(a("streams.all_count"))
         for name, (restype, argtypes) in _PY_CALLBACKS.items():
             cb = ctypes.CFUNCTYPE(restype, *argtypes)(getattr(self, "_py_" + name))
             self._callbacks.append(cb)
@@ -517,6 +601,7 @@ class CudaRuntimeProvider(Provider):
             self._use_device(ordinal)
             self._recover_if_needed()
             self._unload_unused()
+            self._refill_stream_pool()
 
     def finish_run(self, run) -> None:
         with self._state_lock:
@@ -566,10 +651,18 @@ class CudaRuntimeProvider(Provider):
                 return
         ctx.reset()
         self._needs_reset = False
+        self._pool_all_n.value = 0  # the streams died with the context
+        self._pool_free_n.value = 0
         self._modules.clear()
         self._module_refs.clear()
         self._functions.clear()
         self._ctx_slot.value = ctx.handle()
+
+    def _refill_stream_pool(self) -> None:
+        """Every stream of earlier runs is idle now (the context was synchronised)."""
+        n = self._pool_all_n.value
+        ctypes.memmove(self._pool_free, self._pool_all, n * ctypes.sizeof(ctypes.c_void_p))
+        self._pool_free_n.value = n
 
     def _unload_unused(self) -> None:
         """Modules of earlier runs go now: no thread of those runs can still use them."""

@@ -115,7 +115,9 @@ def _load_builtins() -> None:
 
 
 # Modules of other packages that register providers on import (async, cuda...).
-BUILTIN_PROVIDER_MODULES: list[str] = []
+BUILTIN_PROVIDER_MODULES: list[str] = [
+    "runner_core.runtime.cuda_runtime",  # mlir_cuda_runtime on the cuda backend (no import cost)
+]
 
 _EXT = re.compile(r"(\.so(\.\d+)*|\.dylib|\.dll|%shlibext)$")
 

@@ -269,3 +269,236 @@ def tool_versions() -> list[str]:
     return [f"llvmlite={llvmlite.__version__}",
             "llvm=" + ".".join(str(x) for x in llvm.llvm_version_info),
             f"libdevice={libdevice_identity()}"]
+
+
+# ------------------------------------------------------------------ kernel-side hooks
+def _sreg(ctx, name: str):
+    from runner_core.codegen.types import I32
+
+    fn = ctx.declare(f"llvm.nvvm.read.ptx.sreg.{name}", I32, [])
+    return ctx.builder.call(fn, [])
+
+
+_DIMS = ("x", "y", "z")
+
+
+def _opaque_ref(gv, addrspace: int):
+    """``gv`` as an opaque ``ptr addrspace(N)`` value.
+
+    llvmlite gives globals typed pointer types, and a bitcast to the opaque
+    type is folded away; users of the pointer (GEP, store) need the opaque one.
+    """
+    import llvmlite.ir as ir
+    from llvmlite.ir.values import FormattedConstant
+
+    return FormattedConstant(ir.PointerType(addrspace=addrspace), gv.get_reference())
+_SHFL_MODE = {"xor": "bfly", "up": "up", "down": "down", "idx": "idx"}
+
+
+def _make_hooks_class():
+    """Build :class:`NVPTXHooks` on top of gpu_device's interface (imported lazily:
+    the codegen package imports the targets that register with it)."""
+    import llvmlite.ir as ir
+
+    from runner_core.codegen import gpu_device
+    from runner_core.codegen.types import I1, I32, I64, PTR
+
+    class NVPTXHooks(gpu_device.KernelHooks):
+        """Kernel-side gpu ops as NVVM intrinsics, PTX special registers and ``vprintf``."""
+
+        name = "nvptx"
+        subgroup_size = 32
+
+        def target_description(self):
+            return nvptx_target()
+
+        def declare_function(self, ctx, op, name, fnty, kernel):
+            fn = ir.Function(ctx.module, fnty, name)
+            if kernel:
+                fn.calling_convention = KERNEL_CC
+            return fn
+
+        # ids: PTX special registers (unsigned 32-bit)
+        def thread_id(self, ctx, dim):
+            return _sreg(ctx, f"tid.{_DIMS[dim]}")
+
+        def block_id(self, ctx, dim):
+            return _sreg(ctx, f"ctaid.{_DIMS[dim]}")
+
+        def block_dim(self, ctx, dim):
+            return _sreg(ctx, f"ntid.{_DIMS[dim]}")
+
+        def grid_dim(self, ctx, dim):
+            return _sreg(ctx, f"nctaid.{_DIMS[dim]}")
+
+        def lane_id(self, ctx):
+            return _sreg(ctx, "laneid")
+
+        def cluster_id(self, ctx, dim):
+            return _sreg(ctx, f"clusterid.{_DIMS[dim]}")
+
+        def cluster_dim(self, ctx, dim):
+            return _sreg(ctx, f"nclusterid.{_DIMS[dim]}")
+
+        def cluster_block_id(self, ctx, dim):
+            return _sreg(ctx, f"cluster.ctaid.{_DIMS[dim]}")
+
+        def cluster_dim_blocks(self, ctx, dim):
+            return _sreg(ctx, f"cluster.nctaid.{_DIMS[dim]}")
+
+        def barrier(self, ctx):
+            # bar.sync 0; LLVM upgrades the name to its current barrier intrinsic.
+            fn = ctx.declare("llvm.nvvm.barrier0", ir.VoidType(), [])
+            ctx.builder.call(fn, [])
+
+        def shuffle(self, ctx, mode, value, offset, width):
+            """``shfl.sync`` with upstream's member mask and clamp (segment mask 0)."""
+            bld = ctx.builder
+            mask = bld.lshr(ir.Constant(I32, -1), bld.sub(ir.Constant(I32, 32), width))
+            if mode == "up":
+                clamp = bld.sub(ir.Constant(I32, 32), width)
+            else:
+                clamp = bld.sub(width, ir.Constant(I32, 1))
+            kind = _SHFL_MODE[mode]
+            t = value.type
+            if isinstance(t, (ir.IntType, ir.DoubleType)) and (
+                    isinstance(t, ir.DoubleType) or t.width == 64):
+                # Two 32-bit shuffles with the same lanes; validity is the same for both.
+                word = bld.bitcast(value, I64) if isinstance(t, ir.DoubleType) else value
+                lo = bld.trunc(word, I32)
+                hi = bld.trunc(bld.lshr(word, ir.Constant(I64, 32)), I32)
+                lo2, valid = self._shfl(ctx, kind, lo, offset, clamp, mask)
+                hi2, _ = self._shfl(ctx, kind, hi, offset, clamp, mask)
+                joined = bld.or_(bld.zext(lo2, I64),
+                                 bld.shl(bld.zext(hi2, I64), ir.Constant(I64, 32)))
+                return (bld.bitcast(joined, t) if isinstance(t, ir.DoubleType) else joined,
+                        valid)
+            return self._shfl(ctx, kind, value, offset, clamp, mask)
+
+        @staticmethod
+        def _shfl(ctx, kind, value, offset, clamp, mask):
+            suffix = "f32" if isinstance(value.type, ir.FloatType) else "i32"
+            rt = ir.LiteralStructType([value.type, I1])
+            fn = ctx.declare(f"llvm.nvvm.shfl.sync.{kind}.{suffix}p", rt,
+                             [I32, value.type, I32, I32])
+            res = ctx.builder.call(fn, [mask, value, offset, clamp])
+            return ctx.builder.extract_value(res, 0), ctx.builder.extract_value(res, 1)
+
+        def workgroup_alloca(self, ctx, elem_type, count, align, name):
+            arr = ir.ArrayType(elem_type, count)
+            gv = ir.GlobalVariable(ctx.module, arr, ctx.module.get_unique_name(name or "shared"),
+                                   addrspace=SHARED)
+            gv.linkage = "internal"
+            gv.initializer = ir.Constant(arr, ir.Undefined)
+            gv.align = align
+            return _opaque_ref(gv, SHARED)
+
+        def dynamic_shared_memory(self, ctx):
+            gv = ctx.module.globals.get("__gpurunner_dynamic_shmem")
+            if gv is None:
+                arr = ir.ArrayType(ir.IntType(8), 0)
+                gv = ir.GlobalVariable(ctx.module, arr, "__gpurunner_dynamic_shmem",
+                                       addrspace=SHARED)
+                gv.linkage = "external"
+                gv.align = 16
+            ptr = _opaque_ref(gv, SHARED)
+            size = ctx.builder.zext(_sreg(ctx, "dynamic_smem_size"), I64)
+            return ptr, size
+
+        def printf(self, ctx, fmt, args):
+            """``vprintf(format, buffer)``: the arguments packed at their natural alignment."""
+            bld = ctx.builder
+            fmt_ptr = ctx.string_constant(fmt, "printf.format")
+            vprintf = ctx.declare("vprintf", I32, [PTR, PTR])
+            if not args:
+                bld.call(vprintf, [fmt_ptr, ir.Constant(PTR, None)])
+                return
+            st = ir.LiteralStructType([a.type for a in args])
+            slot = ctx.entry_alloca(st, align=8)
+            agg = ir.Constant(st, ir.Undefined)
+            for i, a in enumerate(args):
+                agg = bld.insert_value(agg, a, i)
+            bld.store(agg, slot)  # a struct: the layout a C caller of vprintf builds
+            bld.call(vprintf, [fmt_ptr, slot])
+
+    return NVPTXHooks
+
+
+_HOOKS = None
+
+
+def nvptx_hooks():
+    """The (stateless, shared) NVPTX implementation of gpu_device's KernelHooks."""
+    global _HOOKS
+    if _HOOKS is None:
+        _HOOKS = _make_hooks_class()()
+    return _HOOKS
+
+
+# ------------------------------------------------------------------ gpu.module -> image
+def _loc_text(op) -> str:
+    from runner_core.codegen.diag import op_location
+
+    loc = op_location(op)
+    return str(loc) if loc is not None else ""
+
+
+HOST_GPU_OPS = ("gpu.alloc", "gpu.dealloc", "gpu.memcpy", "gpu.memset", "gpu.wait",
+                "gpu.host_register", "gpu.host_unregister", "gpu.launch_func")
+
+
+def kernel_ir(gpu_module_op, *, filename: str = "", options: dict | None = None):
+    """Lower one ``gpu.module`` to an LLVM module for NVPTX (returns gpu_device's KernelModule)."""
+    from runner_core.codegen.gpu_device import lower_gpu_module
+
+    return lower_gpu_module(gpu_module_op, nvptx_hooks(), filename=filename, options=options)
+
+
+def build_image(gpu_module_op, *, filename: str = "", options: dict | None = None) -> bytes:
+    """The image ``mgpuModuleLoad`` gets on the cuda backend for one ``gpu.module``.
+
+    It carries the kernel module's LLVM IR (compiled to a cubin for the run's
+    device when loaded, through the kernel cache) and the source locations of
+    the kernels, of the ``gpu.launch_func`` ops that launch them and of the
+    other host-side gpu ops, so that driver errors can name the op.
+    """
+    return _build(gpu_module_op, filename=filename, options=options)[0]
+
+
+def _build(gpu_module_op, *, filename: str, options: dict | None):
+    from runner_core.runtime.cuda_runtime import make_image
+
+    km = kernel_ir(gpu_module_op, filename=filename, options=options)
+    mod_name = km.name
+    kernels = {k.name: {"location": _loc_text(k.op), "launches": []} for k in km.kernels}
+    host_ops: dict[str, list[str]] = {}
+    top = gpu_module_op.parent_op()
+    if top is not None:
+        for op in top.walk():
+            if op.name not in HOST_GPU_OPS:
+                continue
+            loc = _loc_text(op)
+            if op.name == "gpu.launch_func":
+                if op.kernel_module_name == mod_name and op.kernel_name in kernels:
+                    if loc and loc not in kernels[op.kernel_name]["launches"]:
+                        kernels[op.kernel_name]["launches"].append(loc)
+            if loc and loc not in host_ops.setdefault(op.name, []):
+                host_ops[op.name].append(loc)
+    opt = int((options or {}).get("kernel_opt_level", 3))
+    image = make_image(mod_name, str(km.module), kernels=kernels, host_ops=host_ops, opt=opt)
+    return image, mod_name, tuple(k.name for k in km.kernels)
+
+
+def compile_gpu_module(gpu_module_op, *, filename: str = "", options: dict | None = None):
+    """gpu_host's device compiler for the cuda backend (``gpu.module`` -> DeviceBinary).
+
+    Kernel lowering happens here, at code generation time, so an op the NVPTX
+    target cannot lower is reported (op name and location) before the program
+    runs.  PTX and the cubin are made when the image is loaded, for the device
+    the run actually uses (see :mod:`runner_core.runtime.cuda_runtime`).
+    """
+    from runner_core.codegen.gpu_host import DeviceBinary
+
+    image, module, kernels = _build(gpu_module_op, filename=filename, options=options)
+    return DeviceBinary(blob=image, kernels=kernels, format="gpurunner-nvvm",
+                        info={"module": module})

@@ -229,3 +229,160 @@ def test_unwritable_cache_does_not_fail(tmp_path):
             assert cache.stats.errors == 1
     finally:
         os.chmod(ro, 0o700)
+
+
+# ------------------------------------------------------------------ kernel-side gpu ops
+KERNEL_OPS = os.path.join(os.path.dirname(__file__), "..", "frontend", "gpu_kernel_ops.mlir")
+SEED = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "seed", "async.mlir")
+
+
+def _gpu_modules(text: str, name: str, outline: bool = False):
+    from runner_core.ir.parse import parse_source
+
+    module = parse_source(text, name)
+    if outline:
+        from runner_core.passes.pipeline import run_pipeline
+
+        run_pipeline(module, "builtin.module(gpu-kernel-outlining)")
+    return [op for op in module.body.block.ops if op.name == "gpu.module"]
+
+
+def test_every_kernel_side_op_compiles_for_nvptx(tmp_path):
+    pytest.importorskip("runner_core.codegen.gpu_device")
+    with open(KERNEL_OPS) as fh:
+        text = fh.read()
+    (kernels, targeted) = _gpu_modules(text, "gpu_kernel_ops.mlir")
+    km = nvptx.kernel_ir(kernels, filename="gpu_kernel_ops.mlir")
+    assert [k.name for k in km.kernels] == ["kern"]
+    ptx = nvptx.compile_ptx(str(km.module), "sm_90", kernels=["kern"])
+    assert nvptx.ptx_kernel_names(ptx) == ["kern"]  # device_fn is not an entry point
+    for needle in ("bar.sync", "shfl.sync.bfly.b32", "shfl.sync.up.b32", "shfl.sync.down.b32",
+                   "shfl.sync.idx.b32", "vprintf", ".shared", "%tid.x"):
+        assert needle in ptx, needle
+    assemble(ptx, "sm_90", tmp_path)
+    ptx2 = nvptx.compile_ptx(str(nvptx.kernel_ir(targeted).module), "sm_90")
+    assert nvptx.ptx_kernel_names(ptx2) == ["empty"]
+
+
+def test_ids_and_sizes_read_special_registers(tmp_path):
+    pytest.importorskip("runner_core.codegen.gpu_device")
+    text = """
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @ids(%out: memref<8xindex>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %c5 = arith.constant 5 : index
+      %tx = gpu.thread_id x
+      %by = gpu.block_id y
+      %bz = gpu.block_dim z
+      %gx = gpu.grid_dim x
+      %lane = gpu.lane_id
+      %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %n = memref.dim %dyn, %c0 : memref<?xi8, #gpu.address_space<workgroup>>
+      memref.store %tx, %out[%c0] : memref<8xindex>
+      memref.store %by, %out[%c1] : memref<8xindex>
+      memref.store %bz, %out[%c2] : memref<8xindex>
+      memref.store %gx, %out[%c3] : memref<8xindex>
+      memref.store %lane, %out[%c4] : memref<8xindex>
+      memref.store %n, %out[%c5] : memref<8xindex>
+      gpu.return
+    }
+  }
+}"""
+    (m,) = _gpu_modules(text, "ids.mlir")
+    ptx = nvptx.compile_ptx(str(nvptx.kernel_ir(m).module), "sm_90")
+    for reg in ("%tid.x", "%ctaid.y", "%ntid.z", "%nctaid.x", "%laneid", "%dynamic_smem_size"):
+        assert reg in ptx, reg
+    assemble(ptx, "sm_90", tmp_path)
+
+
+def test_64_bit_shuffles_move_both_halves(tmp_path):
+    pytest.importorskip("runner_core.codegen.gpu_device")
+    text = """
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%buf: memref<?xf64>) kernel {
+      %tx = gpu.thread_id x
+      %v = memref.load %buf[%tx] : memref<?xf64>
+      %one = arith.constant 1 : i32
+      %w = arith.constant 32 : i32
+      %s, %ok = gpu.shuffle down %v, %one, %w : f64
+      memref.store %s, %buf[%tx] : memref<?xf64>
+      gpu.return
+    }
+  }
+}"""
+    (m,) = _gpu_modules(text, "shfl64.mlir")
+    ptx = nvptx.compile_ptx(str(nvptx.kernel_ir(m).module), "sm_90")
+    assert ptx.count("shfl.sync.down.b32") == 2
+    assemble(ptx, "sm_90", tmp_path)
+
+
+def test_image_names_kernels_and_their_launch_sites():
+    pytest.importorskip("runner_core.codegen.gpu_device")
+    from runner_core.runtime.cuda_runtime import parse_image
+
+    if not os.path.isfile(SEED):
+        pytest.skip("shared seed not present")
+    with open(SEED) as fh:
+        text = fh.read()
+    (m,) = _gpu_modules(text, "async.mlir", outline=True)
+    image = parse_image(nvptx.build_image(m, filename="async.mlir"))
+    assert image.module == "main_kernel"
+    site = image.kernels["main_kernel"]
+    assert site.location.startswith("async.mlir:")
+    # The gpu.launch that outlining turned into this launch_func is on line 49.
+    assert [loc.split(":")[1] for loc in site.launches] == ["49"]
+    assert [loc.split(":")[1] for loc in image.host_ops["gpu.memcpy"]] == ["24", "33", "40"]
+    assert "define ptx_kernel void @\"main_kernel\"" in image.ir or \
+        "define ptx_kernel void @main_kernel" in image.ir
+
+
+def test_cluster_ids_read_cluster_registers(tmp_path):
+    pytest.importorskip("runner_core.codegen.gpu_device")
+    text = """
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%out: memref<2xindex>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c = gpu.cluster_id x
+      %b = gpu.cluster_block_id y
+      memref.store %c, %out[%c0] : memref<2xindex>
+      memref.store %b, %out[%c1] : memref<2xindex>
+      gpu.return
+    }
+  }
+}"""
+    (m,) = _gpu_modules(text, "cluster.mlir")
+    ptx = nvptx.compile_ptx(str(nvptx.kernel_ir(m).module), "sm_90")
+    assert "%clusterid.x" in ptx and "%cluster_ctaid.y" in ptx
+    assemble(ptx, "sm_90", tmp_path)
+
+
+def test_unsupported_kernel_op_is_reported_at_its_location():
+    pytest.importorskip("runner_core.codegen.gpu_device")
+    from runner_core.errors import UnsupportedError
+
+    text = """
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%a: memref<?xvector<4xf32>>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = memref.load %a[%c0] : memref<?xvector<4xf32>>
+      %one = arith.constant 1 : i32
+      %w = arith.constant 32 : i32
+      %s, %ok = gpu.shuffle xor %v, %one, %w : vector<4xf32>
+      memref.store %s, %a[%c0] : memref<?xvector<4xf32>>
+      gpu.return
+    }
+  }
+}"""
+    (m,) = _gpu_modules(text, "bad.mlir")
+    with pytest.raises(UnsupportedError) as info:
+        nvptx.kernel_ir(m, filename="bad.mlir")
+    assert "bad.mlir:9:" in str(info.value) and "gpu.shuffle" in str(info.value)

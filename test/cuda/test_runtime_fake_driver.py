@@ -92,6 +92,7 @@ def fake(monkeypatch):
         "memset32": ctypes.CFUNCTYPE(None, P, I32, I64, P)(syms["mgpuMemset32"]),
         "stream": ctypes.CFUNCTYPE(P)(syms["mgpuStreamCreate"]),
         "sync": ctypes.CFUNCTYPE(None, P)(syms["mgpuStreamSynchronize"]),
+        "destroy": ctypes.CFUNCTYPE(None, P)(syms["mgpuStreamDestroy"]),
         "event": ctypes.CFUNCTYPE(P)(syms["mgpuEventCreate"]),
         "record": ctypes.CFUNCTYPE(None, P, P)(syms["mgpuEventRecord"]),
         "wait": ctypes.CFUNCTYPE(None, P, P)(syms["mgpuStreamWaitEvent"]),
@@ -223,3 +224,21 @@ def test_finish_run_raises_the_first_error(fake, monkeypatch):
         provider.finish_run(object())
     assert str(info.value).startswith("error: first")
     assert "1 later CUDA error" in str(info.value)
+
+
+def test_streams_are_pooled_within_and_across_runs(fake):
+    drv, provider, f = fake
+    a = f["stream"]()
+    b = f["stream"]()
+    assert a != b and len(drv.named("cuStreamCreate")) == 2
+    f["destroy"](a)
+    assert f["stream"]() == a  # reused, not created again
+    assert len(drv.named("cuStreamCreate")) == 2
+    assert drv.named("cuStreamDestroy") == []
+    # Between runs every stream ever created is free again (b was never destroyed).
+    provider._refill_stream_pool()
+    got = {f["stream"](), f["stream"]()}
+    assert got == {a, b}
+    assert len(drv.named("cuStreamCreate")) == 2
+    f["stream"]()
+    assert len(drv.named("cuStreamCreate")) == 3
