@@ -69,10 +69,14 @@ def run_with_alarm(job: Job, progress=None) -> JobResult:
     use_alarm = (job.timeout and hasattr(signal, "setitimer")
                  and threading.current_thread() is threading.main_thread())
     previous = None
+    other_timer = (0.0, 0.0)
+    started = time.monotonic()
     if use_alarm:
         def on_alarm(signum, frame):
             raise Timeout()
 
+        # Someone else's alarm (pytest-timeout's signal method) is put back afterwards.
+        other_timer = signal.getitimer(signal.ITIMER_REAL)
         previous = signal.signal(signal.SIGALRM, on_alarm)
         signal.setitimer(signal.ITIMER_REAL, job.timeout + 0.25)
     try:
@@ -83,6 +87,9 @@ def run_with_alarm(job: Job, progress=None) -> JobResult:
         if use_alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
+            if other_timer[0] > 0:
+                left = other_timer[0] - (time.monotonic() - started)
+                signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), other_timer[1])
     return result
 
 

@@ -6,6 +6,7 @@ The same text is the pytest failure representation and therefore also what
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from .job import JobResult, RunLine, StageResult
@@ -73,8 +74,6 @@ def stages_summary(result: JobResult, lineno: int | None = None) -> str:
 
 def _input_line(stderr: str) -> int | None:
     """FileCheck diagnostics name the input position as ``<stdin>:LINE:COL``."""
-    import re
-
     match = re.search(r"(?:<stdin>|[^\s:]+):(\d+):\d+", stderr.split("Current position at", 1)[-1])
     return int(match.group(1)) if match else None
 

@@ -220,7 +220,8 @@ def _run_command(command: Command, stdin: bytes, index: int, count: int,
     for word in command.args:
         if isinstance(word, str):
             word = _readfile(word, state.cwd)
-        args.extend(_expand_word(word, state.cwd) if args else _expand_word(word, state.cwd)[:1])
+        expanded = _expand_word(word, state.cwd)
+        args.extend(expanded if args else expanded[:1])  # lit: the program name is one word
 
     cmd_env: dict[str, str] | None = None
     nots: list[str] = []
