@@ -59,8 +59,8 @@ _SITES = [
     ("mgpuLaunchKernel", "gpu.launch_func", "cuLaunchKernel"),
     ("mgpuStreamCreate", "gpu stream creation", "cuStreamCreate"),
     ("mgpuStreamDestroy", "gpu stream destruction", "cuStreamDestroy"),
-    ("mgpuStreamSynchronize", "gpu.wait / synchronous gpu op", "cuStreamSynchronize"),
-    ("mgpuStreamWaitEvent", "gpu.wait / async dependency", "cuStreamWaitEvent"),
+    ("mgpuStreamSynchronize", "gpu op", "cuStreamSynchronize"),
+    ("mgpuStreamWaitEvent", "gpu op", "cuStreamWaitEvent"),
     ("mgpuEventCreate", "gpu async token", "cuEventCreate"),
     ("mgpuEventDestroy", "gpu async token", "cuEventDestroy"),
     ("mgpuEventSynchronize", "gpu.wait", "cuEventSynchronize"),
@@ -597,6 +597,7 @@ class CudaRuntimeProvider(Provider):
         with self._state_lock:
             self._run = _RunState(thread=threading.get_ident(), env=env)
             self._host_ops = {}
+            self._last_fn.value = None
             ordinal = cuda.select_ordinal(env)
             self._use_device(ordinal)
             self._recover_if_needed()
@@ -609,8 +610,12 @@ class CudaRuntimeProvider(Provider):
             if self._context is not None and self._context.alive:
                 code = self._context.synchronize()
                 if code != 0:
-                    self._record(code, "cuCtxSynchronize", "the end of the run",
-                                 self._describe_last_kernel())
+                    op, locs, detail = "gpu op", None, self._describe_last_kernel()
+                    if code in STICKY and self._last_fn.value:
+                        op = "gpu.launch_func"
+                        detail, locs = self._kernel_facts(self._last_fn.value)
+                    self._record(code, "cuCtxSynchronize", "the end of the run", detail, op,
+                                 locs)
             for ptr in list(state.registered):
                 from runner_core.targets import cuda
 
@@ -679,40 +684,51 @@ class CudaRuntimeProvider(Provider):
         """Called from the IR when a driver call fails; returns 1 to stop the run now."""
         try:
             mgpu, op, call = _SITES[site] if 0 <= site < len(_SITES) else ("?", "gpu op", "?")
-            detail = ""
+            detail, locs = "", None
             if op == "gpu.launch_func":
                 if call == "cuModuleGetFunction" and arg:
                     detail = f"kernel '{ctypes.string_at(arg).decode(errors='replace')}'"
                 else:
-                    detail = self._describe_kernel(arg)
-            elif call in ("cuStreamSynchronize", "cuEventSynchronize", "cuCtxSetCurrent") \
-                    or code in STICKY:
+                    detail, locs = self._kernel_facts(arg)
+            elif code in STICKY and self._last_fn.value:
+                # A kernel fault surfaces at the next synchronisation: blame the kernel.
+                op = "gpu.launch_func"
+                detail, locs = self._kernel_facts(self._last_fn.value)
+                detail = "the faulting kernel is most likely the last one launched: " + detail
+            elif call in ("cuStreamSynchronize", "cuEventSynchronize"):
                 detail = self._describe_last_kernel()
-            self._record(code, call, f"{mgpu}", detail, op)
+            self._record(code, call, mgpu, detail, op, locs)
             return 1 if threading.get_ident() == self._run.thread else 0
         except Exception:  # never let an exception cross into JIT code
             return 0
 
+    def _kernel_facts(self, fn: int) -> tuple[str, list[str] | None]:
+        site = self._functions.get(int(fn or 0))
+        if site is not None:
+            return site.describe(), list(site.launches) or None
+        return self._describe_kernel(fn), None
+
     def _record(self, code: int, call: str, where: str, detail: str = "",
-                op: str | None = None) -> None:
+                op: str | None = None, locs: list[str] | None = None) -> None:
         from runner_core.targets import cuda
 
         text = cuda.error_text(code)
         if op is None:
             op = "gpu op"
-        locs = []
-        for name in _SITE_OPS.get(op, ()):
-            locs += self._host_ops.get(name, [])
-        loc = ""
-        if len(locs) == 1:
-            loc = f"{locs[0]}: "
+        if locs is None:
+            locs = []
+            for name in _SITE_OPS.get(op, ()):
+                locs += self._host_ops.get(name, [])
+        loc = f"{locs[0]}: " if len(locs) == 1 else ""
         msg = f"{loc}error: '{op}' failed on the GPU: {text}"
-        msg += f"\n  note: reported by {call} in {where}"
         if detail:
             msg += f"\n  note: {detail}"
         if len(locs) > 1:
             msg += f"\n  note: {op} ops of this program: " + ", ".join(locs[:5])
+        msg += f"\n  note: reported by {call} in {where}"
         with self._state_lock:
+            if code in STICKY and self._run.sticky and call == "cuCtxSynchronize":
+                return  # the same fault again, seen when the run ends
             self._run.errors.append(msg)
             if code in STICKY:
                 self._run.sticky = True

@@ -1,0 +1,284 @@
+"""The cuda backend on a real GPU (every test here skips when probe() finds none).
+
+Two layers are exercised: the ``mgpu*`` runtime directly (hand-written kernel
+images, so a failure points at the runtime rather than the code generator),
+then whole programs through the embedded ``gpurunner`` tool.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+import threading
+from types import SimpleNamespace
+
+import pytest
+
+from runner_core.errors import ExecutionError
+from runner_core.targets import cuda
+
+DEVICE = cuda.probe()
+pytestmark = pytest.mark.skipif(DEVICE is None, reason=f"no usable CUDA device "
+                                                      f"({cuda.probe_reason()})")
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+SEED_CANDIDATES = [os.path.join(REPO, "..", "shared", "seed", "async.mlir"),
+                   os.path.join(REPO, ".gpucarry", "seed", "async.mlir")]
+
+VADD_IR = """
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @vadd(ptr %a, ptr %b, ptr %c, i64 %n) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %bdim = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %t0 = mul i32 %bid, %bdim
+  %t1 = add i32 %t0, %tid
+  %i = zext i32 %t1 to i64
+  %ok = icmp slt i64 %i, %n
+  br i1 %ok, label %body, label %done
+body:
+  %pa = getelementptr float, ptr %a, i64 %i
+  %pb = getelementptr float, ptr %b, i64 %i
+  %pc = getelementptr float, ptr %c, i64 %i
+  %va = load float, ptr %pa
+  %vb = load float, ptr %pb
+  %s = fadd float %va, %vb
+  store float %s, ptr %pc
+  br label %done
+done:
+  ret void
+}
+define ptx_kernel void @oob(ptr %a) {
+  %p = getelementptr i32, ptr %a, i64 1099511627776
+  store i32 7, ptr %p
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+"""
+
+P, I32, I64 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64
+
+
+class Runtime:
+    """The registered provider's functions as ctypes callables, for one run at a time."""
+
+    def __init__(self, env=None):
+        from runner_core.runtime import cuda_runtime as rt
+
+        self.rt = rt
+        self.p = rt.PROVIDER
+        s = self.p.symbols()
+        self.env = dict(os.environ if env is None else env)
+        self.load = ctypes.CFUNCTYPE(P, P, ctypes.c_uint64)(s["mgpuModuleLoad"])
+        self.getfn = ctypes.CFUNCTYPE(P, P, ctypes.c_char_p)(s["mgpuModuleGetFunction"])
+        self.launch = ctypes.CFUNCTYPE(None, P, I64, I64, I64, I64, I64, I64, I32, P, P, P,
+                                       I64)(s["mgpuLaunchKernel"])
+        self.alloc = ctypes.CFUNCTYPE(P, I64, P, ctypes.c_int8)(s["mgpuMemAlloc"])
+        self.free = ctypes.CFUNCTYPE(None, P, P)(s["mgpuMemFree"])
+        self.memcpy = ctypes.CFUNCTYPE(None, P, P, I64, P)(s["mgpuMemcpy"])
+        self.stream = ctypes.CFUNCTYPE(P)(s["mgpuStreamCreate"])
+        self.sync = ctypes.CFUNCTYPE(None, P)(s["mgpuStreamSynchronize"])
+        self.register = ctypes.CFUNCTYPE(None, P, ctypes.c_uint64)(s["mgpuMemHostRegister"])
+
+    def run(self):
+        """Start a run; the caller must call finish()."""
+        self.outcome = SimpleNamespace(env=self.env, timings={})
+        self.p.start_run(self.outcome)
+        # Failures must be recorded, not unwound: there is no trampoline in this thread.
+        self.p._run.thread = -1
+        return self
+
+    def finish(self):
+        self.p.finish_run(self.outcome)
+
+    def load_image(self, ir=VADD_IR, kernels=("vadd", "oob")):
+        image = self.rt.make_image("test_mod", ir, kernels={k: {} for k in kernels})
+        buf = ctypes.create_string_buffer(image, len(image))
+        mod = self.load(ctypes.addressof(buf), len(image))
+        assert mod, self.p._run.errors
+        return mod
+
+
+def _vadd(rt: Runtime, n: int = 1000) -> None:
+    import numpy as np
+
+    mod = rt.load_image()
+    fn = rt.getfn(mod, b"vadd")
+    a = np.arange(n, dtype=np.float32)
+    b = np.full(n, 0.5, dtype=np.float32)
+    out = np.zeros(n, dtype=np.float32)
+    da, db, dc = (rt.alloc(n * 4, None, 0) for _ in range(3))
+    s = rt.stream()
+    rt.memcpy(da, a.ctypes.data, n * 4, s)
+    rt.memcpy(db, b.ctypes.data, n * 4, s)
+    args = [ctypes.c_void_p(da), ctypes.c_void_p(db), ctypes.c_void_p(dc), ctypes.c_int64(n)]
+    params = (ctypes.c_void_p * 4)(*[ctypes.addressof(x) for x in args])
+    rt.launch(fn, (n + 127) // 128, 1, 1, 128, 1, 1, 0, s, ctypes.addressof(params), None, 4)
+    rt.memcpy(out.ctypes.data, dc, n * 4, s)
+    rt.sync(s)
+    for d in (da, db, dc):
+        rt.free(d, None)
+    assert rt.p._run.errors == []
+    assert (out == a + b).all()
+
+
+def test_probe_describes_the_device():
+    assert DEVICE.compute_capability >= (5, 0)
+    assert DEVICE.arch.startswith("sm_")
+    assert re.match(r"\d+\.\d+", DEVICE.driver_version)
+    assert DEVICE.name
+
+
+def test_runtime_hot_paths_on_the_driver(tmp_path):
+    rt = Runtime({**os.environ, "GPURUNNER_CACHE_DIR": str(tmp_path)}).run()
+    try:
+        _vadd(rt)
+    finally:
+        rt.finish()
+
+
+def test_worker_threads_use_the_runs_context(tmp_path):
+    rt = Runtime({**os.environ, "GPURUNNER_CACHE_DIR": str(tmp_path)}).run()
+    errors = []
+
+    def work():
+        try:
+            _vadd(rt, 300)
+        except BaseException as err:  # noqa: BLE001 - reported below
+            errors.append(err)
+
+    try:
+        t = threading.Thread(target=work)
+        t.start()
+        t.join()
+    finally:
+        rt.finish()
+    assert errors == []
+
+
+def test_fault_is_reported_and_the_next_run_recovers(tmp_path):
+    env = {**os.environ, "GPURUNNER_CACHE_DIR": str(tmp_path)}
+    rt = Runtime(env).run()
+    failed = None
+    try:
+        mod = rt.load_image()
+        fn = rt.getfn(mod, b"oob")
+        buf = rt.alloc(64, None, 0)
+        arg = ctypes.c_void_p(buf)
+        params = (ctypes.c_void_p * 1)(ctypes.addressof(arg))
+        s = rt.stream()
+        rt.launch(fn, 1, 1, 1, 1, 1, 1, 0, s, ctypes.addressof(params), None, 1)
+        rt.sync(s)
+    finally:
+        try:
+            rt.finish()
+        except ExecutionError as err:
+            failed = str(err)
+    assert failed is not None, "the faulting kernel was not reported"
+    assert "CUDA_ERROR_ILLEGAL_ADDRESS" in failed
+    assert "'gpu.launch_func' failed on the GPU" in failed
+    assert "kernel @test_mod::@oob" in failed
+    assert "reset before the next run" in failed
+    rt2 = Runtime(env).run()
+    try:
+        _vadd(rt2)
+    finally:
+        rt2.finish()
+
+
+def test_warm_run_compiles_nothing(tmp_path):
+    from runner_core.targets import kernel_cache
+
+    env = {**os.environ, "GPURUNNER_CACHE_DIR": str(tmp_path / "cache")}
+    ir = VADD_IR.replace("fadd float", "fadd nnan float")  # a kernel no other test compiled
+    rt = Runtime(env).run()
+    try:
+        before = rt.p.compiles
+        rt.load_image(ir)
+        assert rt.p.compiles == before + 1
+    finally:
+        rt.finish()
+    assert list((tmp_path / "cache").rglob("*.cubin"))
+    kernel_cache._caches.clear()  # as in a new process: only the disk remains
+    rt = Runtime(env).run()
+    try:
+        before = rt.p.compiles
+        rt.load_image(ir)
+        assert rt.p.compiles == before
+    finally:
+        rt.finish()
+
+
+def test_registered_host_memory_is_written_by_a_kernel(tmp_path):
+    import numpy as np
+
+    rt = Runtime({**os.environ, "GPURUNNER_CACHE_DIR": str(tmp_path)}).run()
+    try:
+        mod = rt.load_image()
+        fn = rt.getfn(mod, b"vadd")
+        n = 4096
+        host = np.zeros(n, dtype=np.float32)
+        a = np.ones(n, dtype=np.float32)
+        rt.register(host.ctypes.data, host.nbytes)
+        rt.register(a.ctypes.data, a.nbytes)
+        args = [ctypes.c_void_p(a.ctypes.data), ctypes.c_void_p(a.ctypes.data),
+                ctypes.c_void_p(host.ctypes.data), ctypes.c_int64(n)]
+        params = (ctypes.c_void_p * 4)(*[ctypes.addressof(x) for x in args])
+        s = rt.stream()
+        rt.launch(fn, n // 128, 1, 1, 128, 1, 1, 0, s, ctypes.addressof(params), None, 4)
+        rt.sync(s)
+        assert rt.p._run.errors == []
+        assert (host == 2.0).all()
+    finally:
+        rt.finish()  # unregisters what the run registered
+
+
+# ------------------------------------------------------------------ whole programs
+def _tool(args, env_extra=None, cwd=HERE):
+    from runner_core.cli import tool_main
+
+    env = {**os.environ, **(env_extra or {})}
+    return tool_main(["gpurunner", *args], b"", env, cwd)
+
+
+def _needs_host_lowering():
+    pytest.importorskip("runner_core.codegen.gpu_host")
+
+
+def _seed_path():
+    for p in SEED_CANDIDATES:
+        if os.path.isfile(p):
+            return os.path.abspath(p)
+    pytest.skip("seed async.mlir not available")
+
+
+SEED_LIBS = ["--shared-libs=%cuda_wrapper_library_dir/libcuda-runtime-wrappers%shlibext",
+             "--shared-libs=%linalg_test_lib_dir/libmlir_async_runtime%shlibext",
+             "--shared-libs=%linalg_test_lib_dir/libmlir_runner_utils%shlibext"]
+
+
+def test_seed_prints_84_84():
+    _needs_host_lowering()
+    res = _tool([_seed_path(), "--backend=cuda", "--entry-point-result=void", "-O0", *SEED_LIBS])
+    assert res.returncode == 0, res.stderr.decode()
+    assert re.search(rb"\[84,\s+84\]", res.stdout), res.stdout
+
+
+def test_fault_program_then_next_program(tmp_path):
+    _needs_host_lowering()
+    libs = ["--shared-libs=mlir_cuda_runtime", "--shared-libs=mlir_runner_utils"]
+    bad = _tool([os.path.join(HERE, "fault_1_oob_store.mlir"), "--backend=cuda",
+                 "--entry-point-result=void", *libs])
+    err = bad.stderr.decode()
+    assert bad.returncode != 0
+    assert re.search(r"fault_1_oob_store\.mlir:\d+:\d+: error: 'gpu.launch_func' failed on the "
+                     r"GPU: CUDA_ERROR_ILLEGAL_ADDRESS", err), err
+    good = _tool([os.path.join(HERE, "fault_2_next_test_passes.mlir"), "--backend=cuda",
+                  "--entry-point-result=void", *libs])
+    assert good.returncode == 0, good.stderr.decode()
+    assert re.search(rb"\[0,\s+2,\s+4,\s+6,\s+8,\s+10,\s+12,\s+14\]", good.stdout), good.stdout
