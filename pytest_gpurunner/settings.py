@@ -69,6 +69,9 @@ def add_options(parser: pytest.Parser) -> None:
                     help="auto: unit tests in process, integration tests in a worker process")
     group.addoption("--gpurunner-feature", action="append", default=None, metavar="NAME",
                     help="add a lit feature (repeatable)")
+    group.addoption("--gpurunner-cache-dir", default=None, metavar="DIR",
+                    help="directory of the compiled GPU kernel cache, passed to the runner as "
+                         "GPURUNNER_CACHE_DIR (an empty value disables the cache)")
     group.addoption("--gpurunner-keep-tmp", action="store_true", default=False,
                     help="keep every test's %t directory, not only those of failed tests")
 
@@ -226,6 +229,12 @@ def build(config: pytest.Config) -> Settings:
         raise pytest.UsageError(
             f"gpurunner_recursive_expansion_limit = {limit_raw!r}: expected an integer") from None
 
+    environment = dict(_pairs(config.getini("gpurunner_environment"), "gpurunner_environment"))
+    cache_dir = config.getoption("gpurunner_cache_dir")
+    if cache_dir is not None:  # contract 3: the runner reads it from the tool's environment
+        environment["GPURUNNER_CACHE_DIR"] = (str(Path(cache_dir).expanduser().resolve())
+                                              if cache_dir.strip() else "")
+
     lib_dir, lib_note = _lib_dir(config, table)
     base = LocalConfig()
     for name, value in _pairs(config.getini("gpurunner_substitutions"), "gpurunner_substitutions"):
@@ -242,7 +251,7 @@ def build(config: pytest.Config) -> Settings:
         gpu_policy=_choice(config, "gpurunner_gpu", "gpurunner_gpu", gating.POLICIES),
         timeout=_timeout(config),
         executor=_choice(config, "gpurunner_executor", "gpurunner_executor", EXECUTORS),
-        environment=dict(_pairs(config.getini("gpurunner_environment"), "gpurunner_environment")),
+        environment=environment,
         base_local=base,
         recursion_limit=limit,
         keep_tmp=bool(config.getoption("gpurunner_keep_tmp")),
