@@ -204,8 +204,12 @@ class Kernel:
             holders.append(ctypes.c_uint64(v) if kind == "p" else
                            ctypes.c_int64(v) if kind == "i64" else ctypes.c_int32(v))
         params = (ctypes.c_void_p * len(holders))(*[ctypes.addressof(h) for h in holders])
-        ck(cu().cuLaunchKernel(self.fn, *grid, *block, smem, stream, ctypes.addressof(params),
-                               0), f"launch {self.name}")
+        ck(cu().cuLaunchKernel(cu().CUfunction(self.fn), *grid, *block, smem, stream,
+                               ctypes.addressof(params), 0), f"launch {self.name}")
+
+
+def dptr(v: int):
+    return cu().CUdeviceptr(v)
 
 
 def memref1(ptr: int, n: int):
@@ -300,8 +304,8 @@ def bench_kernels(lines: list[str]) -> dict:
     a = np.random.default_rng(0).random(n, dtype=np.float32)
     b = np.random.default_rng(1).random(n, dtype=np.float32)
     da, db, dc = (int(ck(d.cuMemAlloc(n * 4))) for _ in range(3))
-    ck(d.cuMemcpyHtoD(da, a.ctypes.data, n * 4))
-    ck(d.cuMemcpyHtoD(db, b.ctypes.data, n * 4))
+    ck(d.cuMemcpyHtoD(dptr(da), a.ctypes.data, n * 4))
+    ck(d.cuMemcpyHtoD(dptr(db), b.ctypes.data, n * 4))
     block = 256
     grid = (n + block - 1) // block
     kg, kh = Kernel(gen, "vadd"), Kernel(hw, "vadd")
@@ -310,10 +314,10 @@ def bench_kernels(lines: list[str]) -> dict:
     for label, k, args in (("gen", kg, memref1(da, n) + memref1(db, n) + memref1(dc, n)
                             + [("i64", n)]),
                            ("hand", kh, [("p", da), ("p", db), ("p", dc), ("i64", n)])):
-        ck(d.cuMemsetD32(dc, 0, n))
+        ck(d.cuMemsetD32(dptr(dc), 0, n))
         ms = time_launches(lambda k=k, args=args: k.launch((grid, 1, 1), (block, 1, 1), args,
                                                            stream), stream)
-        ck(d.cuMemcpyDtoH(out.ctypes.data, dc, n * 4))
+        ck(d.cuMemcpyDtoH(out.ctypes.data, dptr(dc), n * 4))
         assert np.array_equal(out, a + b), f"{label} vadd wrong"
         bw[label] = 3 * n * 4 / (ms / 1e3) / 1e12
     ratio = bw["gen"] / bw["hand"]
@@ -330,10 +334,10 @@ def bench_kernels(lines: list[str]) -> dict:
     rt = {}
     for label, k, args in (("gen", kg, memref1(da, n) + memref1(dout, nb)),
                            ("hand", kh, [("p", da), ("p", dout)])):
-        ck(d.cuMemsetD32(dout, 0, nb))
+        ck(d.cuMemsetD32(dptr(dout), 0, nb))
         ms = time_launches(lambda k=k, args=args: k.launch((nb, 1, 1), (block, 1, 1), args,
                                                            stream), stream)
-        ck(d.cuMemcpyDtoH(sums.ctypes.data, dout, nb * 4))
+        ck(d.cuMemcpyDtoH(sums.ctypes.data, dptr(dout), nb * 4))
         assert np.allclose(sums, want, rtol=1e-5), f"{label} block_sum wrong"
         rt[label] = ms
     results["reduction_ratio"] = rt["hand"] / rt["gen"]
@@ -346,16 +350,16 @@ def bench_kernels(lines: list[str]) -> dict:
     m = 8192
     mat = np.random.default_rng(2).random((m, m), dtype=np.float32)
     din, dtr = int(ck(d.cuMemAlloc(m * m * 4))), int(ck(d.cuMemAlloc(m * m * 4)))
-    ck(d.cuMemcpyHtoD(din, mat.ctypes.data, m * m * 4))
+    ck(d.cuMemcpyHtoD(dptr(din), mat.ctypes.data, m * m * 4))
     kg, kh = Kernel(gen, "transpose"), Kernel(hw, "transpose")
     tr = np.empty((m, m), np.float32)
     tt = {}
     for label, k, args in (("gen", kg, memref2(din, m, m) + memref2(dtr, m, m)),
                            ("hand", kh, [("p", din), ("p", dtr), ("i32", m)])):
-        ck(d.cuMemsetD32(dtr, 0, m * m))
+        ck(d.cuMemsetD32(dptr(dtr), 0, m * m))
         ms = time_launches(lambda k=k, args=args: k.launch((m // 32, m // 32, 1), (32, 8, 1),
                                                            args, stream), stream)
-        ck(d.cuMemcpyDtoH(tr.ctypes.data, dtr, m * m * 4))
+        ck(d.cuMemcpyDtoH(tr.ctypes.data, dptr(dtr), m * m * 4))
         assert np.array_equal(tr, mat.T), f"{label} transpose wrong"
         tt[label] = ms
     results["transpose_ratio"] = tt["hand"] / tt["gen"]
@@ -364,7 +368,7 @@ def bench_kernels(lines: list[str]) -> dict:
                  f"{2 * m * m * 4 / (tt['hand'] / 1e3) / 1e12:.2f} TB/s | "
                  f"{results['transpose_ratio']:.3f} |")
     for p in (da, db, dc, dout, din, dtr):
-        d.cuMemFree(p)
+        d.cuMemFree(dptr(p))
     d.cuStreamDestroy(stream)
     return results
 
@@ -452,7 +456,10 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="also write the markdown report here")
     ap.add_argument("--program", default=os.path.join(REPO, "test", "cuda",
                                                       "fault_2_next_test_passes.mlir"))
+    ap.add_argument("--parts", default="kernels,launch,latency",
+                    help="comma-separated subset of kernels,launch,latency")
     args = ap.parse_args(argv)
+    parts = set(args.parts.split(","))
     info = cuda.probe()
     if info is None:
         print(f"no usable CUDA device: {cuda.probe_reason()}", file=sys.stderr)
@@ -465,9 +472,12 @@ def main(argv=None) -> int:
              f"Python {platform.python_version()}, llvmlite {llvmlite.__version__}. "
              f"Script: `bench/gpu_kernels.py`.", ""]
     status = 0
-    for title, fn in (("Kernels", lambda: bench_kernels(lines)),
-                      ("Launch overhead", lambda: bench_launch_overhead(lines)),
-                      ("Cold vs warm", lambda: bench_cold_warm(lines, args.program))):
+    for part, title, fn in (("kernels", "Kernels", lambda: bench_kernels(lines)),
+                            ("launch", "Launch overhead", lambda: bench_launch_overhead(lines)),
+                            ("latency", "Cold vs warm",
+                             lambda: bench_cold_warm(lines, args.program))):
+        if part not in parts:
+            continue
         lines.append(f"## {title}")
         lines.append("")
         try:
