@@ -159,6 +159,11 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
         info = {"backend": outcome.backend, "timings": outcome.timings}
     if error:
         stderr += (error.rstrip("\n") + "\n").encode()
+    from runner_core.toolapi import process_unusable
+
+    unusable = process_unusable()
+    if unusable:
+        info["restart_process"] = unusable
     return ToolResult(code, stdout, stderr, info)
 
 

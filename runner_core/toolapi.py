@@ -23,3 +23,21 @@ class ToolResult:
 
 
 EmbeddedTool = Callable[[list[str], bytes, Mapping[str, str], str], ToolResult]
+
+
+# A runtime that leaves this *process* unable to run further programs correctly
+# (a sticky CUDA error: the driver requires the process to be restarted) says so
+# here.  Tools then report it as ``ToolResult.info["restart_process"]`` so that
+# whoever runs many tools in one process (the plug-in's worker executor) replaces
+# the process before the next job.
+_unusable: list[str] = []
+
+
+def mark_process_unusable(reason: str) -> None:
+    if not _unusable:
+        _unusable.append(reason)
+
+
+def process_unusable() -> str | None:
+    """Why this process must not run further programs, or ``None``."""
+    return _unusable[0] if _unusable else None

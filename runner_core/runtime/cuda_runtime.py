@@ -28,10 +28,15 @@ Errors.  A failing driver call is reported once per run as an
 the kernel involved and the driver's error.  On the thread that called the
 entry point the run stops at once (through the core runtime's unwinding
 trampoline); on worker threads the call returns and the error is raised
-when the run finishes.  A *sticky* error (a kernel fault poisons the whole
-context) is recovered by resetting the device's primary context before the
-next run, so one faulting test does not fail the tests after it; the
-plug-in's worker-process isolation remains the backstop for crashes.
+when the run finishes.  A *sticky* error (a kernel fault: illegal address,
+trap, misaligned access) poisons CUDA for the whole process - measured on an
+H200: after ``cuDevicePrimaryCtxReset`` even ``cuDevicePrimaryCtxRetain``
+returns the same error, as NVIDIA documents ("the process must be terminated
+and relaunched").  So recovery is process isolation: the run fails with the
+message above, the process is marked unusable (``runner_core.toolapi``), the
+tool reports ``restart_process`` and the plug-in's worker executor replaces
+its worker before the next test.  A later run in a poisoned process (an
+in-process caller) fails at once with a message saying why.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from runner_core.errors import ExecutionError
+from runner_core.toolapi import mark_process_unusable, process_unusable
 
 from .registry import Provider, register_provider
 
@@ -554,7 +560,6 @@ class CudaRuntimeProvider(Provider):
         self._module_refs: dict[int, int] = {}
         self._functions: dict[int, KernelSite] = {}
         self._host_ops: dict[str, list[str]] = {}
-        self._needs_reset = False
         self.timings: dict[str, float] = {}
         self.compiles = 0
 
@@ -598,9 +603,16 @@ class CudaRuntimeProvider(Provider):
             self._run = _RunState(thread=threading.get_ident(), env=env)
             self._host_ops = {}
             self._last_fn.value = None
+            poisoned = process_unusable()
+            if poisoned:
+                raise ExecutionError(
+                    "error: CUDA cannot be used again in this process: an earlier run hit a "
+                    f"sticky error ({poisoned})\n  note: the driver requires a new process; "
+                    "the plug-in's worker executor (the default for integration tests) "
+                    "starts one for the next test")
             ordinal = cuda.select_ordinal(env)
             self._use_device(ordinal)
-            self._recover_if_needed()
+            self._check_context()
             self._unload_unused()
             self._refill_stream_pool()
 
@@ -622,7 +634,8 @@ class CudaRuntimeProvider(Provider):
                 cuda.raw("cuMemHostUnregister")(ptr)
             state.registered.clear()
             if state.sticky:
-                self._needs_reset = True
+                mark_process_unusable(state.errors[0].splitlines()[0] if state.errors
+                                      else "sticky CUDA error")
             self._run = _RunState()
             if isinstance(getattr(run, "timings", None), dict):
                 for k, v in self.timings.items():
@@ -634,8 +647,9 @@ class CudaRuntimeProvider(Provider):
             if extra:
                 msg += f"\n  note: {extra} later CUDA error(s) in the same run not shown"
             if state.sticky:
-                msg += ("\n  note: this error leaves the GPU context unusable; it is reset "
-                        "before the next run")
+                msg += ("\n  note: this error leaves CUDA unusable in this process (the "
+                        "driver requires a new one); the plug-in runs the next test in a "
+                        "fresh worker process")
             raise ExecutionError(msg)
 
     def _use_device(self, ordinal: int) -> None:
@@ -644,24 +658,19 @@ class CudaRuntimeProvider(Provider):
         if self._ordinal != ordinal or self._context is None:
             self._ordinal = ordinal
             self._context = cuda.context(ordinal)
-        handle = self._context.handle()  # retains (again) after a reset
+        handle = self._context.handle()
         self._ctx_slot.value = handle
 
-    def _recover_if_needed(self) -> None:
-        """Reset the context when the last run left it poisoned (sticky error)."""
-        ctx = self._context
-        if not self._needs_reset:
-            code = ctx.synchronize()
-            if code == 0:
-                return
-        ctx.reset()
-        self._needs_reset = False
-        self._pool_all_n.value = 0  # the streams died with the context
-        self._pool_free_n.value = 0
-        self._modules.clear()
-        self._module_refs.clear()
-        self._functions.clear()
-        self._ctx_slot.value = ctx.handle()
+    def _check_context(self) -> None:
+        """Wait for earlier runs' work; a sticky error found now makes the process unusable."""
+        code = self._context.synchronize()
+        if code in STICKY:
+            from runner_core.targets import cuda
+
+            text = cuda.error_text(code)
+            mark_process_unusable(text)
+            raise ExecutionError(f"error: the GPU context is unusable: {text} (left by an "
+                                 f"earlier run in this process)")
 
     def _refill_stream_pool(self) -> None:
         """Every stream of earlier runs is idle now (the context was synchronised)."""

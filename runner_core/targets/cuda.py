@@ -333,11 +333,11 @@ class DeviceContext:
     """The primary context of one device, retained for the life of the process.
 
     Every thread that calls the driver makes it current first (the IR hot
-    paths do so themselves).  After a *sticky* error (an illegal address,
-    a trap) the context is unusable; :meth:`reset` destroys it and the next
-    :meth:`handle` retains a fresh one - that is how one faulting test does
-    not fail the next.  ``generation`` counts resets, so caches of modules and
-    functions know when their handles died.
+    paths do so themselves).  After a *sticky* error (an illegal address, a
+    trap) CUDA is unusable in the whole process; see
+    :mod:`runner_core.runtime.cuda_runtime` for how the plug-in recovers.
+    ``generation`` numbers the retained context, so caches of modules know
+    whose handles they hold.
     """
 
     def __init__(self, ordinal: int):
@@ -371,19 +371,6 @@ class DeviceContext:
         cu.cuCtxSetCurrent(cu.CUcontext(self._handle))
         (res,) = cu.cuCtxSynchronize()
         return int(res)
-
-    def reset(self) -> None:
-        """Destroy the context and everything in it; the next use retains a new one."""
-        with self._lock:
-            if self._handle is None:
-                return
-            cu = driver()
-            try:
-                cu.cuCtxSetCurrent(cu.CUcontext(0))
-                cu.cuDevicePrimaryCtxReset(self._device)
-            finally:
-                cu.cuDevicePrimaryCtxRelease(self._device)
-                self._handle = None
 
     @property
     def alive(self) -> bool:

@@ -1,8 +1,8 @@
 // A kernel that stores far outside its buffer fails its test with a message
 // naming the op (the gpu.launch_func), where it is and the CUDA error.  The
-// error is sticky (it poisons the GPU context); the runtime resets the context
-// before the next run, so fault_2_next_test_passes.mlir, run after this file
-// in the same worker process, must pass.
+// error is sticky: CUDA is unusable in the process afterwards, so the runner
+// flags the process and the plug-in replaces its worker process;
+// fault_2_next_test_passes.mlir, run after this file, must pass.
 // REQUIRES: cuda
 // RUN: not gpurunner %s --backend=cuda --entry-point-result=void \
 // RUN:   --shared-libs=%mlir_cuda_runtime --shared-libs=%mlir_runner_utils 2>&1 \
@@ -10,7 +10,7 @@
 
 // CHECK: fault_1_oob_store.mlir:29:5: error: 'gpu.launch_func' failed on the GPU: CUDA_ERROR_ILLEGAL_ADDRESS
 // CHECK: note: {{.*}}kernel @kernels::@oob_store (launched by gpu.launch_func at {{.*}}fault_1_oob_store.mlir:29:5; defined at {{.*}}fault_1_oob_store.mlir:16:5)
-// CHECK: note: this error leaves the GPU context unusable; it is reset before the next run
+// CHECK: note: this error leaves CUDA unusable in this process (the driver requires a new one); the plug-in runs the next test in a fresh worker process
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @oob_store(%buf: memref<?xi32>) kernel {

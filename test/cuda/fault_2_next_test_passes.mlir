@@ -1,5 +1,5 @@
 // Runs after fault_1_oob_store.mlir (same directory, later name): the sticky
-// error of that test must not fail this one.
+// error of that test must not fail this one (the plug-in gives it a new worker).
 // REQUIRES: cuda
 // RUN: gpurunner %s --backend=cuda --entry-point-result=void \
 // RUN:   --shared-libs=%mlir_cuda_runtime --shared-libs=%mlir_runner_utils \

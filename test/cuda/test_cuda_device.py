@@ -15,7 +15,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from runner_core.errors import ExecutionError
 from runner_core.targets import cuda
 
 DEVICE = cuda.probe()
@@ -161,34 +160,59 @@ def test_worker_threads_use_the_runs_context(tmp_path):
     assert errors == []
 
 
-def test_fault_is_reported_and_the_next_run_recovers(tmp_path):
+FAULT_SCRIPT = """
+import os, sys
+sys.path.insert(0, {here!r})
+from test_cuda_device import Runtime
+import ctypes
+rt = Runtime().run()
+try:
+    mod = rt.load_image()
+    fn = rt.getfn(mod, b"oob")
+    buf = rt.alloc(64, None, 0)
+    arg = ctypes.c_void_p(buf)
+    params = (ctypes.c_void_p * 1)(ctypes.addressof(arg))
+    s = rt.stream()
+    rt.launch(fn, 1, 1, 1, 1, 1, 1, 0, s, ctypes.addressof(params), None, 1)
+    rt.sync(s)
+finally:
+    try:
+        rt.finish()
+        print("NOT REPORTED")
+    except Exception as err:
+        print(err)
+from runner_core.toolapi import process_unusable
+print("UNUSABLE:", process_unusable())
+try:
+    Runtime().run()
+except Exception as err:
+    print("NEXT RUN:", err)
+"""
+
+
+def test_fault_is_reported_and_poisons_only_its_process(tmp_path):
+    """A kernel fault is a sticky error: reported with the kernel, then the process is done.
+
+    Run in a child process, since CUDA stays unusable in the process that faulted.
+    """
+    import subprocess
+    import sys
+
     env = {**os.environ, "GPURUNNER_CACHE_DIR": str(tmp_path)}
+    res = subprocess.run([sys.executable, "-c", FAULT_SCRIPT.format(here=HERE)], env=env,
+                         capture_output=True, text=True, timeout=120, cwd=REPO)
+    out = res.stdout
+    assert "CUDA_ERROR_ILLEGAL_ADDRESS" in out, out + res.stderr
+    assert "'gpu.launch_func' failed on the GPU" in out
+    assert "kernel @test_mod::@oob" in out
+    assert "UNUSABLE: " in out and "UNUSABLE: None" not in out
+    assert "NEXT RUN: error: CUDA cannot be used again in this process" in out
+    # This process never faulted: the GPU still works here.
     rt = Runtime(env).run()
-    failed = None
     try:
-        mod = rt.load_image()
-        fn = rt.getfn(mod, b"oob")
-        buf = rt.alloc(64, None, 0)
-        arg = ctypes.c_void_p(buf)
-        params = (ctypes.c_void_p * 1)(ctypes.addressof(arg))
-        s = rt.stream()
-        rt.launch(fn, 1, 1, 1, 1, 1, 1, 0, s, ctypes.addressof(params), None, 1)
-        rt.sync(s)
+        _vadd(rt)
     finally:
-        try:
-            rt.finish()
-        except ExecutionError as err:
-            failed = str(err)
-    assert failed is not None, "the faulting kernel was not reported"
-    assert "CUDA_ERROR_ILLEGAL_ADDRESS" in failed
-    assert "'gpu.launch_func' failed on the GPU" in failed
-    assert "kernel @test_mod::@oob" in failed
-    assert "reset before the next run" in failed
-    rt2 = Runtime(env).run()
-    try:
-        _vadd(rt2)
-    finally:
-        rt2.finish()
+        rt.finish()
 
 
 def test_warm_run_compiles_nothing(tmp_path):
@@ -270,10 +294,16 @@ def test_seed_prints_84_84():
 
 
 def test_fault_program_then_next_program(tmp_path):
+    """The faulting program (in its own process, as the plug-in's worker would run it)."""
+    import subprocess
+    import sys
+
     _needs_host_lowering()
     libs = ["--shared-libs=mlir_cuda_runtime", "--shared-libs=mlir_runner_utils"]
-    bad = _tool([os.path.join(HERE, "fault_1_oob_store.mlir"), "--backend=cuda",
-                 "--entry-point-result=void", *libs])
+    bad = subprocess.run([sys.executable, "-m", "runner_core.cli",
+                          os.path.join(HERE, "fault_1_oob_store.mlir"), "--backend=cuda",
+                          "--entry-point-result=void", *libs], capture_output=True,
+                         timeout=120, cwd=REPO)
     err = bad.stderr.decode()
     assert bad.returncode != 0
     assert re.search(r"fault_1_oob_store\.mlir:\d+:\d+: error: 'gpu.launch_func' failed on the "
