@@ -155,8 +155,18 @@ def driver_function(name: str) -> int:
     return addr
 
 
+_driver_version: tuple[int, str] | None = None
+
+
 def driver_version() -> tuple[int, str]:
-    """(API version number like 13000, text like ``13.0 (580.159.04)``)."""
+    """(API version number like 13000, text like ``13.0 (580.159.04)``); fixed per process."""
+    global _driver_version
+    if _driver_version is None:
+        _driver_version = _read_driver_version()
+    return _driver_version
+
+
+def _read_driver_version() -> tuple[int, str]:
     cu = driver()
     api = int(check(cu.cuDriverGetVersion(), "cuDriverGetVersion"))
     text = f"{api // 1000}.{(api % 1000) // 10}"
