@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .cstdio import flush_all
 
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entrant: captures may nest (a tool run inside a capture)
 
 
 @dataclass

@@ -110,7 +110,7 @@ def _f32(x: float) -> float:
     return struct.unpack("<f", struct.pack("<f", x))[0]
 
 
-_EPS_F32 = _f32(5e-6)
+_EPS_F32 = _f32(1e-6)
 
 
 def _verify_elem(kind: str, a, e) -> bool:
@@ -136,7 +136,13 @@ def verify(kind: str, actual: ma.MemRefView, expected: ma.MemRefView) -> int:
         off = actual.offset + sum(i * s for i, s in zip(idx, actual.strides, strict=True))
         a = ma.read_element(kind, actual.aligned + off * esize)
         e = ma.read_element(kind, expected.aligned + off * esize)
-        if not _verify_elem(kind, a, e):
+        if kind in ("F16", "BF16"):
+            # The half types compare their bit patterns (NaN == NaN, 0 != -0).
+            same = (ctypes.string_at(actual.aligned + off * esize, esize)
+                    == ctypes.string_at(expected.aligned + off * esize, esize))
+        else:
+            same = _verify_elem(kind, a, e)
+        if not same:
             if printed < 10:
                 write_stderr(ma.format_element(kind, a) + b" != " + ma.format_element(kind, e)
                              + f" offset = {off}\n".encode())
