@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from runner_core.cli import tool_main
 from runner_core.runtime import registry
-from runner_core.runtime.capture import capture_fds
 from runner_core.runtime.c_runner_utils import PROVIDER as C_UTILS
+from runner_core.runtime.capture import capture_fds
 from runner_core.runtime.runner_utils import PROVIDER as UTILS
 
 LIB = Path("/usr/lib/llvm-22/lib")
