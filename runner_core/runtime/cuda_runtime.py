@@ -136,6 +136,7 @@ _PY_CALLBACKS = {
     "mgpuSetDefaultDevice": (None, (ctypes.c_int32,)),
 }
 _REPORT = "gpurunner.cuda.report"
+_TRACK = "gpurunner.cuda.track"
 _CTX_GLOBAL = "gpurunner_cuda_context"
 _LAST_FN_GLOBAL = "gpurunner_cuda_last_function"
 
@@ -172,6 +173,7 @@ ok.{t}:"""
 @msg = private unnamed_addr constant [11 x i8] c"CUDA error\\00"
 {decls}
 declare i32 @"{_REPORT}"(i32, i32, ptr)
+declare void @"{_TRACK}"(i32, ptr, i64)
 declare void @_gpurunner_assert_fail(ptr, ptr)
 
 define internal void @report(i32 %code, i32 %site, ptr %arg) noinline cold {{
@@ -407,6 +409,13 @@ device:
   br label %done
 done:
   %p = load ptr, ptr %slot
+  %got = icmp ne ptr %p, null
+  br i1 %got, label %track, label %out
+track:
+  ; Allocations a program does not free are released before the next run.
+  call void @"{_TRACK}"(i32 1, ptr %p, i64 %size)
+  br label %out
+out:
   ret ptr %p
 }}
 
@@ -416,7 +425,14 @@ entry:
   br i1 %isnull, label %done, label %free
 free:
   call void @ensure_ctx()
-  {checked(f"{cu('cuMemFree')}(ptr %p)", "mgpuMemFree:cuMemFree", "ptr %p").strip()}
+  %fr = call i32 {cu('cuMemFree')}(ptr %p)
+  %bad = icmp ne i32 %fr, 0
+  br i1 %bad, label %fail, label %untrack
+fail:
+  call void @report(i32 %fr, i32 {s['mgpuMemFree:cuMemFree']}, ptr %p)
+  br label %done
+untrack:
+  call void @"{_TRACK}"(i32 0, ptr %p, i64 0)
   br label %done
 done:
   ret void
@@ -533,6 +549,7 @@ class _RunState:
     errors: list[str] = field(default_factory=list)
     sticky: bool = False
     registered: dict[int, int] = field(default_factory=dict)  # host ptr -> bytes
+    allocations: dict[int, int] = field(default_factory=dict)  # device ptr -> bytes
     env: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -562,6 +579,8 @@ class CudaRuntimeProvider(Provider):
         self._host_ops: dict[str, list[str]] = {}
         self.timings: dict[str, float] = {}
         self.compiles = 0
+        self._previous: _RunState | None = None
+        self.released = (0, 0)  # (allocations, registrations) freed at the last run start
 
     # ---------------------------------------------------------------- symbols
     def build_symbols(self) -> Mapping[str, int]:
@@ -574,6 +593,10 @@ class CudaRuntimeProvider(Provider):
                                   ctypes.c_void_p)(self._report)
         self._callbacks.append(report)
         imports[_REPORT] = ctypes.cast(report, ctypes.c_void_p).value
+        track = ctypes.CFUNCTYPE(None, ctypes.c_int32, ctypes.c_void_p, ctypes.c_int64)(
+            self._track)
+        self._callbacks.append(track)
+        imports[_TRACK] = ctypes.cast(track, ctypes.c_void_p).value
         imports[ASSERT_FAIL] = core().symbols[ASSERT_FAIL]
         self._lib = compile_ir(_runtime_ir(), opt=2, name="gpurunner_cuda_runtime",
                                exports=[*HOT_FUNCTIONS, _CTX_GLOBAL, _LAST_FN_GLOBAL,
@@ -613,6 +636,7 @@ class CudaRuntimeProvider(Provider):
             ordinal = cuda.select_ordinal(env)
             self._use_device(ordinal)
             self._check_context()
+            self._release_previous()
             self._unload_unused()
             self._refill_stream_pool()
 
@@ -628,11 +652,9 @@ class CudaRuntimeProvider(Provider):
                         detail, locs = self._kernel_facts(self._last_fn.value)
                     self._record(code, "cuCtxSynchronize", "the end of the run", detail, op,
                                  locs)
-            for ptr in list(state.registered):
-                from runner_core.targets import cuda
-
-                cuda.raw("cuMemHostUnregister")(ptr)
-            state.registered.clear()
+            # What the program left (allocations, host registrations) is released when
+            # the next run starts: an async task of this run may still be finishing.
+            self._previous = state
             if state.sticky:
                 mark_process_unusable(state.errors[0].splitlines()[0] if state.errors
                                       else "sticky CUDA error")
@@ -671,6 +693,30 @@ class CudaRuntimeProvider(Provider):
             mark_process_unusable(text)
             raise ExecutionError(f"error: the GPU context is unusable: {text} (left by an "
                                  f"earlier run in this process)")
+
+    def _release_previous(self) -> None:
+        """Free device memory and host registrations the previous run left behind."""
+        from runner_core.targets import cuda
+
+        prev, self._previous = self._previous, None
+        if prev is None:
+            return
+        for ptr in prev.registered:
+            cuda.raw("cuMemHostUnregister")(ptr)
+        for ptr in prev.allocations:
+            cuda.raw("cuMemFree")(ptr)
+        self.released = (len(prev.allocations), len(prev.registered))
+
+    def _track(self, kind: int, ptr: int, size: int) -> None:
+        """Called from mgpuMemAlloc / mgpuMemFree after the driver succeeded."""
+        try:
+            with self._state_lock:
+                if kind:
+                    self._run.allocations[ptr] = size
+                else:
+                    self._run.allocations.pop(ptr, None)
+        except Exception:  # never raise into JIT code
+            pass
 
     def _refill_stream_pool(self) -> None:
         """Every stream of earlier runs is idle now (the context was synchronised)."""

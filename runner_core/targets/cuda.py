@@ -437,6 +437,7 @@ def _prototypes() -> dict[str, tuple]:
             "cuModuleGetFunction": (c.POINTER(vp), vp, c.c_char_p),
             "cuMemHostRegister": (vp, sz, u32),
             "cuMemHostUnregister": (vp,),
+            "cuMemFree": (vp,),
             "cuFuncGetName": (c.POINTER(c.c_char_p), vp),
             "cuCtxSynchronize": (),
             "cuCtxGetCurrent": (c.POINTER(vp),),

@@ -242,3 +242,18 @@ def test_streams_are_pooled_within_and_across_runs(fake):
     assert len(drv.named("cuStreamCreate")) == 2
     f["stream"]()
     assert len(drv.named("cuStreamCreate")) == 3
+
+
+def test_leftover_allocations_are_freed_when_the_next_run_starts(fake, monkeypatch):
+    drv, provider, f = fake
+    kept = f["alloc"](64, None, 0)
+    freed = f["alloc"](32, None, 0)
+    f["free"](freed, None)
+    assert provider._run.allocations == {kept: 64}
+    provider._run.registered[0x7000] = 4096
+    released = []
+    monkeypatch.setattr(cuda, "raw", lambda name: lambda ptr: released.append((name, ptr)))
+    provider._previous, provider._run = provider._run, rt._RunState(thread=-1)
+    provider._release_previous()
+    assert sorted(released) == [("cuMemFree", kept), ("cuMemHostUnregister", 0x7000)]
+    assert provider.released == (1, 1)
