@@ -205,7 +205,7 @@ func.func @main() {
         if not i < 10:
             break
         i, x = int(x2), x2
-    assert run(tmp_path, src).strip() == "%g" % x2
+    assert run(tmp_path, src).strip() == f"{x2:g}"
 
 
 def test_parallel_three_dims_without_reduction(tmp_path):
@@ -272,7 +272,7 @@ func.func @main() {
 }
 """
     outs = {run(tmp_path, src, f"-O{k}") for k in range(4)}
-    assert outs == {"%g\n" % sum(i ** 0.5 for i in range(1000))}
+    assert outs == {f"{sum(i ** 0.5 for i in range(1000)):g}\n"}
 
 
 # ----------------------------------------------------- ABI seen from C
