@@ -63,6 +63,7 @@ from runner_core.ir.dialects import gpu
 from . import abi
 from . import memref_desc as md
 from .context import LoweringContext
+from .gpu_device import opaque_pointer
 from .registry import lowering, register_module_op
 from .types import I8, I32, I64, PTR, VOID, register_type
 
@@ -198,7 +199,7 @@ def _function_handle(ctx: LoweringContext, m: _LoadedModule, kernel: str) -> ir.
     module = _module_handle(ctx, m)
     fn = ctx.call("mgpuModuleGetFunction", PTR,
                   [module, ctx.string_constant(kernel, "gpu.kernel_name")], [PTR, PTR])
-    bld.store_atomic(fn, gv, "release", 8)
+    bld.atomic_rmw("xchg", gv, fn, "release")
     got = bld.block
     bld.branch(done)
     bld.position_at_end(done)
@@ -296,16 +297,16 @@ def _launch_func(ctx, op):
     n = len(scalars)
     if n:
         st = ir.LiteralStructType([s.type for s in scalars])
-        storage = ctx.entry_alloca(st, name="kernel.args")
+        storage = opaque_pointer(ctx, ctx.entry_alloca(st, name="kernel.args"))
         arr_t = ir.ArrayType(PTR, n)
-        params = ctx.entry_alloca(arr_t, name="kernel.params")
+        params = opaque_pointer(ctx, ctx.entry_alloca(arr_t, name="kernel.params"))
         for i, s in enumerate(scalars):
             field_ptr = bld.gep(storage, [ir.Constant(I32, 0), ir.Constant(I32, i)],
                                 source_etype=st)
             bld.store(s, field_ptr)
             bld.store(field_ptr, bld.gep(params, [ir.Constant(I32, 0), ir.Constant(I32, i)],
                                          source_etype=arr_t))
-        params_ptr = bld.bitcast(params, PTR)
+        params_ptr = params
     else:
         params_ptr = ir.Constant(PTR, None)
     ctx.call("mgpuLaunchKernel", VOID,

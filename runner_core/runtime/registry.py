@@ -117,6 +117,7 @@ def _load_builtins() -> None:
 # Modules of other packages that register providers on import (async, cuda...).
 BUILTIN_PROVIDER_MODULES: list[str] = [
     "runner_core.runtime.cuda_runtime",  # mlir_cuda_runtime on the cuda backend (no import cost)
+    "runner_core.runtime.cpu_gpu",  # mlir_cuda_runtime on the cpu backend
 ]
 
 _EXT = re.compile(r"(\.so(\.\d+)*|\.dylib|\.dll|%shlibext)$")

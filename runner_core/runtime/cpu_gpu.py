@@ -1,0 +1,429 @@
+"""The CPU backend's provider of the ``mgpu*`` GPU runtime ABI.
+
+Answers ``--shared-libs`` names of the CUDA runtime wrappers
+(``mlir_cuda_runtime``, the seed's ``cuda-runtime-wrappers``) when the backend
+is ``cpu``, replacing a real file of that name: host code lowered by
+:mod:`runner_core.codegen.gpu_host` calls the same symbols on every backend.
+
+* Memory, copies, fills, streams and events are small functions in LLVM IR
+  (no Python per call).  Device memory is host memory (``aligned_alloc``,
+  256-byte aligned like ``cuMemAlloc``); ``host_shared`` and
+  ``host_register`` need nothing more.
+* Streams execute eagerly: every operation completes before the call that
+  enqueues it returns.  That is a valid schedule of CUDA's stream model (an
+  in-order queue whose work has finished), so events are always complete and
+  synchronisation is free; programs that are correct on a GPU stay correct.
+* ``mgpuModuleLoad`` receives the LLVM IR produced by
+  :mod:`runner_core.targets.cpu_kernel` and JIT-compiles it (cached per
+  process by content); ``mgpuModuleGetFunction`` returns a kernel descriptor.
+* ``mgpuLaunchKernel`` runs the grid on a pool of OS threads: each calls the
+  runtime's ``gpurunner_cpu_run_blocks`` through ctypes (the GIL is released
+  while native code runs) and claims blocks from a shared counter until none
+  are left.  A failing launch (deadlocked barrier, ``cf.assert`` in a kernel,
+  bad configuration) stops the program at the launch, and the run fails with
+  the launch's message.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from runner_core.errors import ExecutionError
+
+from .registry import Provider, register_provider
+
+_SHIM_IR = r"""
+declare ptr @aligned_alloc(i64, i64)
+declare void @free(ptr)
+declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
+declare i32 @py_launch(ptr, i64, i64, i64, i64, i64, i64, i32, ptr, ptr, ptr, i64)
+declare ptr @py_error()
+declare ptr @py_module_load(ptr, i64)
+declare void @py_module_unload(ptr)
+declare ptr @py_get_function(ptr, ptr)
+declare void @_gpurunner_assert_fail(ptr, ptr)
+
+@handles = internal global [2 x i64] zeroinitializer
+@empty = private unnamed_addr constant [1 x i8] zeroinitializer
+
+define ptr @mgpuModuleLoad(ptr %data, i64 %size) {
+  %m = call ptr @py_module_load(ptr %data, i64 %size)
+  ret ptr %m
+}
+define void @mgpuModuleUnload(ptr %m) {
+  call void @py_module_unload(ptr %m)
+  ret void
+}
+define ptr @mgpuModuleGetFunction(ptr %m, ptr %name) {
+  %f = call ptr @py_get_function(ptr %m, ptr %name)
+  ret ptr %f
+}
+define void @mgpuLaunchKernel(ptr %f, i64 %gx, i64 %gy, i64 %gz, i64 %bx, i64 %by, i64 %bz,
+                              i32 %smem, ptr %stream, ptr %params, ptr %extra, i64 %n) {
+  %r = call i32 @py_launch(ptr %f, i64 %gx, i64 %gy, i64 %gz, i64 %bx, i64 %by, i64 %bz,
+                           i32 %smem, ptr %stream, ptr %params, ptr %extra, i64 %n)
+  %bad = icmp ne i32 %r, 0
+  br i1 %bad, label %fail, label %ok
+fail:
+  %msg = call ptr @py_error()
+  call void @_gpurunner_assert_fail(ptr %msg, ptr @empty)
+  unreachable
+ok:
+  ret void
+}
+define ptr @mgpuStreamCreate() {
+  ret ptr @handles
+}
+define void @mgpuStreamDestroy(ptr %s) {
+  ret void
+}
+define void @mgpuStreamSynchronize(ptr %s) {
+  ret void
+}
+define void @mgpuStreamWaitEvent(ptr %s, ptr %e) {
+  ret void
+}
+define ptr @mgpuEventCreate() {
+  %e = getelementptr i64, ptr @handles, i64 1
+  ret ptr %e
+}
+define void @mgpuEventDestroy(ptr %e) {
+  ret void
+}
+define void @mgpuEventSynchronize(ptr %e) {
+  ret void
+}
+define void @mgpuEventRecord(ptr %e, ptr %s) {
+  ret void
+}
+define ptr @mgpuMemAlloc(i64 %size, ptr %stream, i8 %shared) {
+  %zero = icmp eq i64 %size, 0
+  br i1 %zero, label %none, label %some
+none:
+  ret ptr null
+some:
+  %a = add i64 %size, 255
+  %r = and i64 %a, -256
+  %p = call ptr @aligned_alloc(i64 256, i64 %r)
+  ret ptr %p
+}
+define void @mgpuMemFree(ptr %p, ptr %stream) {
+  call void @free(ptr %p)
+  ret void
+}
+define void @mgpuMemcpy(ptr %dst, ptr %src, i64 %n, ptr %stream) {
+  call void @llvm.memmove.p0.p0.i64(ptr %dst, ptr %src, i64 %n, i1 false)
+  ret void
+}
+define void @mgpuMemset32(ptr %dst, i32 %v, i64 %count, ptr %stream) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [0, %entry], [%i1, %body]
+  %more = icmp ult i64 %i, %count
+  br i1 %more, label %body, label %done
+body:
+  %p = getelementptr i32, ptr %dst, i64 %i
+  store i32 %v, ptr %p
+  %i1 = add i64 %i, 1
+  br label %loop
+done:
+  ret void
+}
+define void @mgpuMemset16(ptr %dst, i32 %v, i64 %count, ptr %stream) {
+entry:
+  %h = trunc i32 %v to i16
+  br label %loop
+loop:
+  %i = phi i64 [0, %entry], [%i1, %body]
+  %more = icmp ult i64 %i, %count
+  br i1 %more, label %body, label %done
+body:
+  %p = getelementptr i16, ptr %dst, i64 %i
+  store i16 %h, ptr %p
+  %i1 = add i64 %i, 1
+  br label %loop
+done:
+  ret void
+}
+define void @mgpuMemHostRegister(ptr %p, i64 %n) {
+  ret void
+}
+define void @mgpuMemHostUnregister(ptr %p) {
+  ret void
+}
+define void @mgpuMemHostRegisterMemRef(i64 %rank, ptr %d, i64 %esize) {
+  ret void
+}
+define void @mgpuMemHostUnregisterMemRef(i64 %rank, ptr %d, i64 %esize) {
+  ret void
+}
+define void @mgpuSetDefaultDevice(i32 %d) {
+  ret void
+}
+"""
+
+SYMBOLS = ("mgpuModuleLoad", "mgpuModuleUnload", "mgpuModuleGetFunction", "mgpuLaunchKernel",
+           "mgpuStreamCreate", "mgpuStreamDestroy", "mgpuStreamSynchronize",
+           "mgpuStreamWaitEvent", "mgpuEventCreate", "mgpuEventDestroy", "mgpuEventSynchronize",
+           "mgpuEventRecord", "mgpuMemAlloc", "mgpuMemFree", "mgpuMemcpy", "mgpuMemset32",
+           "mgpuMemset16", "mgpuMemHostRegister", "mgpuMemHostUnregister",
+           "mgpuMemHostRegisterMemRef", "mgpuMemHostUnregisterMemRef", "mgpuSetDefaultDevice")
+
+_LOAD_T = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)
+_UNLOAD_T = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+_GETFN_T = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)
+_LAUNCH_T = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, *([ctypes.c_int64] * 6),
+                             ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+                             ctypes.c_int64)
+_ERROR_T = ctypes.CFUNCTYPE(ctypes.c_void_p)
+
+_KDESC_RE = re.compile(r'^@"?(__gpurunner_kdesc\.[^"\s]+)"?\s*=', re.M)
+MAX_THREADS_PER_BLOCK = 1024
+MAX_BLOCK_DIMS = (1024, 1024, 64)
+MAX_GRID_DIMS = (2**31 - 1, 65535, 65535)
+
+
+@dataclass
+class KernelEntry:
+    name: str
+    flags: int
+    static_bytes: int
+
+
+class _LoadedModule:
+    def __init__(self, lib, kernels: dict[str, int]):
+        self.lib = lib
+        self.kernels = kernels  # name -> descriptor address
+        self.token = ctypes.c_int64(0)  # its address is the module handle
+
+
+def _workers() -> int:
+    try:
+        n = int(os.environ.get("GPURUNNER_CPU_THREADS", "0"))
+    except ValueError:
+        n = 0
+    return n if n > 0 else (os.cpu_count() or 1)
+
+
+class CpuGpuRuntime(Provider):
+    """Built-in ``mgpu*`` runtime of the CPU backend."""
+
+    name = "mlir_cuda_runtime"
+    aliases = ("cuda-runtime-wrappers", "cuda_runtime_wrappers", "mlir_cuda_runtime_wrappers")
+    backends = frozenset({"cpu"})
+    replaces_real_library = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._state_lock = threading.Lock()
+        self._compiled: dict[str, tuple[object, dict[str, int]]] = {}
+        self._modules: dict[int, _LoadedModule] = {}
+        self._kernels: dict[int, KernelEntry] = {}
+        self._error = ctypes.create_string_buffer(1)
+        self._run_error: str | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._callbacks: list = []
+
+    # -- Provider -------------------------------------------------------------
+    def build_symbols(self):
+        from runner_core.runtime.core import ASSERT_FAIL, core
+        from runner_core.targets.host import compile_ir
+
+        cbs = {
+            "py_module_load": _LOAD_T(self._guard(self._module_load, 0)),
+            "py_module_unload": _UNLOAD_T(self._guard(self._module_unload, None)),
+            "py_get_function": _GETFN_T(self._guard(self._get_function, 0)),
+            "py_launch": _LAUNCH_T(self._guard(self._launch, 1)),
+            "py_error": _ERROR_T(lambda: ctypes.addressof(self._error)),
+        }
+        self._callbacks = list(cbs.values())
+        imports = {k: ctypes.cast(v, ctypes.c_void_p).value for k, v in cbs.items()}
+        imports[ASSERT_FAIL] = core().symbols[ASSERT_FAIL]
+        self._shim = compile_ir(_SHIM_IR, opt=2, exports=SYMBOLS, imports=imports,
+                                name="gpurunner_cpu_gpu")
+        return dict(self._shim.addresses)
+
+    def start_run(self, run) -> None:
+        self._run_error = None
+
+    def finish_run(self, run) -> None:
+        err, self._run_error = self._run_error, None
+        if err:
+            raise ExecutionError(err)
+
+    # -- errors -----------------------------------------------------------------
+    def _fail(self, message: str) -> None:
+        self._run_error = self._run_error or message
+        self._error = ctypes.create_string_buffer(message.encode())
+
+    def _guard(self, fn, on_error):
+        def wrapped(*args):
+            try:
+                return fn(*args)
+            except Exception as err:  # never let a Python exception cross into C
+                self._fail(f"error: GPU runtime (cpu backend): {type(err).__name__}: {err}")
+                return on_error
+
+        return wrapped
+
+    # -- modules ----------------------------------------------------------------
+    def _compile(self, text: str) -> tuple[object, dict[str, int]]:
+        from runner_core.runtime.core import ASSERT_FAIL, core
+        from runner_core.targets.cpu import fibers
+        from runner_core.targets.cpu_kernel import KERNEL_OPT_LEVEL
+        from runner_core.targets.host import compile_ir
+
+        key = hashlib.sha256(text.encode()).hexdigest()
+        with self._state_lock:
+            hit = self._compiled.get(key)
+        if hit is not None:
+            return hit
+        rt = fibers.runtime()
+        imports = dict(rt.symbols)
+        imports[ASSERT_FAIL] = core().symbols[ASSERT_FAIL]
+        names = _KDESC_RE.findall(text)
+        lib = compile_ir(text, opt=KERNEL_OPT_LEVEL, exports=names, imports=imports,
+                         name="gpu_kernels")
+        from runner_core.targets.cpu.layout import KDESC_PREFIX
+
+        kernels = {n[len(KDESC_PREFIX):]: lib.address(n) for n in names}
+        with self._state_lock:
+            self._compiled.setdefault(key, (lib, kernels))
+            return self._compiled[key]
+
+    def _module_load(self, data, size) -> int:
+        text = ctypes.string_at(data, size).decode()
+        lib, kernels = self._compile(text)
+        mod = _LoadedModule(lib, kernels)
+        handle = ctypes.addressof(mod.token)
+        from runner_core.targets.cpu import layout as L
+
+        with self._state_lock:
+            self._modules[handle] = mod
+            for name, addr in kernels.items():
+                k = (ctypes.c_int64 * 5).from_address(addr)
+                self._kernels[addr] = KernelEntry(name, k[L.K_FLAGS], k[L.K_STATIC])
+        return handle
+
+    def _module_unload(self, handle) -> None:
+        with self._state_lock:
+            self._modules.pop(handle, None)
+
+    def _get_function(self, handle, name: bytes) -> int:
+        mod = self._modules.get(handle)
+        kname = name.decode()
+        if mod is None:
+            if not self._run_error:
+                self._fail(f"error: mgpuModuleGetFunction('{kname}'): the GPU module was not "
+                           f"loaded")
+            return 0
+        addr = mod.kernels.get(kname)
+        if addr is None:
+            self._fail(f"error: mgpuModuleGetFunction: no kernel '{kname}' in the GPU module")
+            return 0
+        return addr
+
+    # -- launches ---------------------------------------------------------------
+    def _executor(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            with self._state_lock:
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(max_workers=max(_workers() - 1, 1),
+                                                    thread_name_prefix="gpurunner-cpu-block")
+        return self._pool
+
+    def _launch(self, fn, gx, gy, gz, bx, by, bz, smem, stream, params, extra, nparams) -> int:
+        from runner_core.targets.cpu import layout as L
+
+        kernel = self._kernels.get(fn) if fn else None
+        if kernel is None:
+            if not self._run_error:
+                self._fail("error: mgpuLaunchKernel: not a kernel of a loaded GPU module")
+            return 1
+        grid, block = (gx, gy, gz), (bx, by, bz)
+        problem = _check_config(grid, block, smem)
+        if problem:
+            self._fail(f"error: launch of GPU kernel @{kernel.name} with grid {grid} and "
+                       f"block {block}: {problem}")
+            return 1
+        launch = (ctypes.c_int64 * L.LAUNCH_SLOTS)()
+        for d in range(3):
+            launch[L.L_GRID + d] = grid[d]
+            launch[L.L_BLOCK + d] = block[d]
+        launch[L.L_PARAMS] = params or 0
+        launch[L.L_DYN] = smem
+        launch[L.L_KDESC] = fn
+        launch[L.L_TOTAL] = gx * gy * gz
+        serial = bool(kernel.flags & L.FLAG_SERIAL)
+        n = 1 if serial else max(1, min(_workers(), gx * gy * gz))
+        workers = [(ctypes.c_int64 * L.WORKER_SLOTS)() for _ in range(n)]
+        for w in workers:
+            w[L.W_LAUNCH] = ctypes.addressof(launch)
+        failures: list[str] = []
+        jobs = [lambda w=w: self._run_worker(w, failures) for w in workers]
+        futures = [self._executor().submit(j) for j in jobs[1:]]
+        jobs[0]()
+        for f in futures:
+            f.result()
+        if failures or launch[L.L_FAILED]:
+            msg = failures[0] if failures else "error: GPU kernel failed"
+            self._fail(msg.replace("{kernel}", kernel.name))
+            return 1
+        return 0
+
+    def _run_worker(self, worker, failures: list[str]) -> None:
+        from runner_core.runtime.core import core
+        from runner_core.targets.cpu import fibers
+        from runner_core.targets.cpu import layout as L
+
+        rt = fibers.runtime()
+        the_core = core()
+        addr = ctypes.addressof(worker)
+        try:
+            asserted = the_core.invoke(rt.symbols["gpurunner_cpu_run_blocks"], addr)
+            if asserted:
+                msg, loc = the_core.last_failure()
+                where = f"{loc}: " if loc else ""
+                failures.append(f"{where}error: 'cf.assert' failed in GPU kernel @{{kernel}}: "
+                                f"{msg}")
+                launch = ctypes.cast(worker[L.W_LAUNCH],
+                                     ctypes.POINTER(ctypes.c_int64 * L.LAUNCH_SLOTS)).contents
+                launch[L.L_FAILED] = 1
+            elif worker[L.W_WAITING_BLOCK] or worker[L.W_WAITING_WARP]:
+                bid = tuple(worker[L.W_FAILED_BID + d] for d in range(3))
+                failures.append(
+                    f"error: GPU kernel @{{kernel}} deadlocked in block {bid}: "
+                    f"{worker[L.W_WAITING_BLOCK]} thread(s) wait at gpu.barrier and "
+                    f"{worker[L.W_WAITING_WARP]} at a subgroup operation (gpu.shuffle or a "
+                    f"reduction) while no other thread can reach them (every live thread of "
+                    f"a block must reach the same barriers; the lanes of a warp, the same "
+                    f"subgroup operations)")
+        finally:
+            rt.function("gpurunner_cpu_release", None, ctypes.c_void_p)(addr)
+
+
+def _check_config(grid, block, smem) -> str:
+    if any(g <= 0 for g in grid) or any(b <= 0 for b in block):
+        return "every grid and block dimension must be at least 1"
+    if block[0] * block[1] * block[2] > MAX_THREADS_PER_BLOCK:
+        return (f"{block[0] * block[1] * block[2]} threads per block; the limit is "
+                f"{MAX_THREADS_PER_BLOCK}, as on NVIDIA GPUs")
+    for d, (b, lim) in enumerate(zip(block, MAX_BLOCK_DIMS, strict=True)):
+        if b > lim:
+            return f"block dimension {'xyz'[d]} = {b} exceeds {lim}"
+    for d, (g, lim) in enumerate(zip(grid, MAX_GRID_DIMS, strict=True)):
+        if g > lim:
+            return f"grid dimension {'xyz'[d]} = {g} exceeds {lim}"
+    if smem < 0:
+        return f"negative dynamic shared memory size {smem}"
+    return ""
+
+
+PROVIDER = register_provider(CpuGpuRuntime())

@@ -1,0 +1,281 @@
+"""The ``cpu-kernel`` target: GPU kernels compiled for the host CPU.
+
+:func:`compile_gpu_module` is the CPU backend's device compiler (registered
+in :mod:`runner_core.codegen.gpu_host`): it lowers a ``gpu.module`` with the
+shared kernel lowering (:mod:`runner_core.codegen.gpu_device`) through
+:class:`CpuKernelHooks` and returns the module's LLVM IR as the "binary" that
+``mgpuModuleLoad`` of the CPU provider (:mod:`runner_core.runtime.cpu_gpu`)
+JIT-compiles.
+
+Code shape, per kernel ``@k``:
+
+* ``@k(ptr block, i64 tx, i64 ty, i64 tz, <expanded args>)`` - the kernel body
+  for one GPU thread; ids come from the hidden parameters and the block
+  record (:mod:`runner_core.targets.cpu.layout`).
+* ``@k.block(ptr block, ptr params)`` for kernels that never synchronise:
+  arguments unpacked once, then a loop nest over the block's threads calling
+  ``@k`` (inlined by LLVM), or ``@k.thread(ptr block, i64 tx, ty, tz, ptr
+  params)`` run by one fiber per thread (:mod:`runner_core.targets.cpu.fibers`)
+  for kernels that reach ``gpu.barrier``, ``gpu.shuffle`` or a reduction.
+* ``@__gpurunner_kdesc.k`` - the descriptor ``mgpuModuleGetFunction`` returns.
+
+Device functions (non-kernel ``gpu.func``, ``func.func`` in the gpu.module)
+keep upstream's signature and find their block through
+``gpurunner_cpu_current_block()`` (a pthread key the runtime sets).  Kernels
+that call ``gpu.printf`` run their blocks one after another in block order,
+so their output is deterministic (GPUs give no order; tests should not rely on
+one across blocks).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import llvmlite.ir as ir
+
+from runner_core.codegen.gpu_device import (
+    SYNC_OPS,
+    KernelHooks,
+    KernelInfo,
+    current_gpu_func,
+    lower_gpu_module,
+    opaque_pointer,
+    ops_reachable,
+)
+from runner_core.codegen.gpu_host import DeviceBinary
+from runner_core.codegen.target import TargetDescription
+
+from .cpu import layout as L
+
+I1, I32, I64 = ir.IntType(1), ir.IntType(32), ir.IntType(64)
+PTR = ir.PointerType()
+VOID = ir.VoidType()
+
+TARGET_NAME = "cpu-kernel"
+KERNEL_OPT_LEVEL = 2  # kernels are optimised whatever -O the host code gets (ptxas does too)
+MAX_THREADS_PER_BLOCK = 1024
+
+
+@cache
+def cpu_kernel_target() -> TargetDescription:
+    from runner_core.codegen.target import host_target
+
+    host = host_target()
+    return TargetDescription(
+        name=TARGET_NAME, triple=host.triple, data_layout=host.data_layout,
+        address_spaces={"#gpu.address_space<global>": 0, "#gpu.address_space<workgroup>": 0,
+                        "#gpu.address_space<private>": 0})
+
+
+class CpuKernelHooks(KernelHooks):
+    """Hooks of the shared kernel lowering for the host CPU (see gpu_device's contract)."""
+
+    name = TARGET_NAME
+
+    def __init__(self):
+        self.static_bytes = 0
+        self.gpu_module = None
+        self._hidden: dict[int, tuple[ir.Value, list[ir.Value]]] = {}
+        self._block_ptr: dict[int, ir.Value] = {}
+
+    def target_description(self) -> TargetDescription:
+        return cpu_kernel_target()
+
+    def begin_module(self, ctx, gpu_module_op) -> None:
+        self.gpu_module = gpu_module_op
+
+    # -- functions ------------------------------------------------------------
+    def declare_function(self, ctx, op, name, fnty, kernel):
+        if not kernel:
+            return ir.Function(ctx.module, fnty, name)
+        hidden = [PTR, I64, I64, I64]
+        fn = ir.Function(ctx.module, ir.FunctionType(fnty.return_type, hidden + list(fnty.args)),
+                         name)
+        fn.linkage = "internal"
+        return fn
+
+    def enter_function(self, ctx, op, fn, kernel):
+        args = list(fn.args)
+        if not kernel:
+            return args
+        self._hidden[id(fn)] = (args[0], args[1:4])
+        return args[4:]
+
+    def _block(self, ctx) -> ir.Value:
+        """The block record: a hidden parameter in kernels, the runtime's pthread key else."""
+        fn = ctx.function
+        hidden = self._hidden.get(id(fn))
+        if hidden is not None:
+            return hidden[0]
+        cached = self._block_ptr.get(id(fn))
+        if cached is None:
+            # Once per function, at its top (the emitter's alloca block comes first).
+            ab = ir.IRBuilder(fn.blocks[0])
+            getter = ctx.declare("gpurunner_cpu_current_block", PTR, [])
+            cached = ab.call(getter, [])
+            self._block_ptr[id(fn)] = cached
+        return cached
+
+    def _slot(self, ctx, idx: int, ty=I64) -> ir.Value:
+        bld = ctx.builder
+        return bld.load(bld.gep(self._block(ctx), [ir.Constant(I64, idx)], source_etype=I64),
+                        typ=ty)
+
+    # -- ids ------------------------------------------------------------------
+    def thread_id(self, ctx, dim):
+        hidden = self._hidden.get(id(ctx.function))
+        if hidden is not None:
+            return hidden[1][dim]
+        return self._slot(ctx, L.B_CUR_TID + dim)
+
+    def block_id(self, ctx, dim):
+        return self._slot(ctx, L.B_BID + dim)
+
+    def block_dim(self, ctx, dim):
+        return self._slot(ctx, L.B_BDIM + dim)
+
+    def grid_dim(self, ctx, dim):
+        return self._slot(ctx, L.B_GDIM + dim)
+
+    # -- synchronisation ------------------------------------------------------
+    def barrier(self, ctx):
+        ctx.call("gpurunner_cpu_barrier", VOID, [self._block(ctx)], [PTR])
+
+    def shuffle(self, ctx, mode, value, offset, width):
+        bld = ctx.builder
+        t = value.type
+        if isinstance(t, ir.IntType):
+            bits = bld.zext(value, I64) if t.width < 64 else value
+        else:
+            it = ir.IntType(ctx.types.sizeof(t) * 8)
+            bits = bld.bitcast(value, it)
+            if it.width < 64:
+                bits = bld.zext(bits, I64)
+        res_t = ir.LiteralStructType([I64, I1])
+        r = ctx.call("gpurunner_cpu_shuffle", res_t,
+                     [self._block(ctx), ir.Constant(I32, L.SHUFFLE_MODE_CODES[mode]), bits,
+                      offset, width], [PTR, I32, I64, I32, I32])
+        out, valid = bld.extract_value(r, 0), bld.extract_value(r, 1)
+        if isinstance(t, ir.IntType):
+            out = bld.trunc(out, t) if t.width < 64 else out
+        else:
+            it = ir.IntType(ctx.types.sizeof(t) * 8)
+            out = bld.bitcast(bld.trunc(out, it) if it.width < 64 else out, t)
+        return out, valid
+
+    # -- memory ---------------------------------------------------------------
+    def workgroup_alloca(self, ctx, elem_type, count, align, name):
+        size = ctx.types.sizeof(elem_type) * count
+        offset = (self.static_bytes + align - 1) // align * align
+        self.static_bytes = offset + size
+        bld = ctx.builder
+        base = self._slot(ctx, L.B_SHARED, PTR)
+        return bld.gep(base, [ir.Constant(I64, offset)], source_etype=ir.IntType(8))
+
+    def dynamic_shared_memory(self, ctx):
+        return self._slot(ctx, L.B_DYN, PTR), self._slot(ctx, L.B_DYN_SIZE)
+
+    # -- output ---------------------------------------------------------------
+    def printf(self, ctx, fmt, args):
+        fn = ctx.declare("printf", I32, [PTR], var_arg=True)
+        ctx.builder.call(fn, [ctx.string_constant(fmt, "printf_format"), *args])
+
+    # -- module end: entry points and descriptors -----------------------------
+    def finish_module(self, ctx, kernels: list[KernelInfo]) -> None:
+        self.descriptors: dict[str, int] = {}
+        for k in kernels:
+            reach = ops_reachable(self.gpu_module, k.name)
+            flags = 0
+            if reach & SYNC_OPS:
+                flags |= L.FLAG_FIBERS
+            if "gpu.printf" in reach:
+                flags |= L.FLAG_SERIAL
+            self.descriptors[k.name] = flags
+            _emit_entry_points(ctx, k, flags, self.static_bytes)
+
+
+def _unpack_params(bld: ir.IRBuilder, params: ir.Value, types: list[ir.Type]) -> list[ir.Value]:
+    out = []
+    for i, t in enumerate(types):
+        p = bld.load(bld.gep(params, [ir.Constant(I64, i)], source_etype=PTR), typ=PTR)
+        out.append(bld.load(p, typ=t))
+    return out
+
+
+def _emit_entry_points(ctx, k: KernelInfo, flags: int, static_bytes: int) -> None:
+    mod = ctx.module
+    body = k.function
+    if flags & L.FLAG_FIBERS:
+        fn = ir.Function(mod, ir.FunctionType(VOID, [PTR, I64, I64, I64, PTR]), f"{k.name}.thread")
+        fn.linkage = "internal"
+        bld = ir.IRBuilder(fn.append_basic_block("entry"))
+        blk, tx, ty, tz, params = fn.args
+        bld.call(body, [blk, tx, ty, tz, *_unpack_params(bld, params, k.arg_types)])
+        bld.ret_void()
+        block_fn, thread_fn = None, fn
+    else:
+        fn = ir.Function(mod, ir.FunctionType(VOID, [PTR, PTR]), f"{k.name}.block")
+        fn.linkage = "internal"
+        bld = ir.IRBuilder(fn.append_basic_block("entry"))
+        blk, params = fn.args
+        args = _unpack_params(bld, params, k.arg_types)
+
+        def slot(i):
+            return bld.gep(blk, [ir.Constant(I64, i)], source_etype=I64)
+
+        dims = [bld.load(slot(L.B_BDIM + d), typ=I64) for d in range(3)]
+        ids: list[ir.Value] = [None, None, None]  # type: ignore[list-item]
+
+        def level(d: int) -> None:
+            pre = bld.block
+            head = fn.append_basic_block(f"loop{d}")
+            loop_body = fn.append_basic_block(f"body{d}")
+            exit_b = fn.append_basic_block(f"exit{d}")
+            bld.branch(head)
+            bld.position_at_end(head)
+            iv = bld.phi(I64)
+            iv.add_incoming(ir.Constant(I64, 0), pre)
+            bld.cbranch(bld.icmp_unsigned("<", iv, dims[d]), loop_body, exit_b)
+            bld.position_at_end(loop_body)
+            ids[d] = iv
+            if d == 0:
+                for dd in range(3):
+                    bld.store(ids[dd], slot(L.B_CUR_TID + dd))
+                bld.call(body, [blk, ids[0], ids[1], ids[2], *args])
+            else:
+                level(d - 1)
+            iv.add_incoming(bld.add(iv, ir.Constant(I64, 1)), bld.block)
+            bld.branch(head)
+            bld.position_at_end(exit_b)
+
+        level(2)
+        bld.ret_void()
+        block_fn, thread_fn = fn, None
+    data = bytearray(k.name.encode() + b"\0")
+    name = ir.GlobalVariable(mod, ir.ArrayType(ir.IntType(8), len(data)),
+                             mod.get_unique_name("kernel_name"))
+    name.linkage = "private"
+    name.global_constant = True
+    name.initializer = ir.Constant(ir.ArrayType(ir.IntType(8), len(data)), data)
+    desc_t = ir.LiteralStructType([PTR, PTR, I64, I64, PTR])
+    gv = ir.GlobalVariable(mod, desc_t, L.KDESC_PREFIX + k.name)
+    gv.global_constant = True
+    null = ir.Constant(PTR, None)
+    gv.initializer = ir.Constant(desc_t, [block_fn if block_fn is not None else null,
+                                          thread_fn if thread_fn is not None else null,
+                                          ir.Constant(I64, static_bytes), ir.Constant(I64, flags),
+                                          name])
+
+
+def compile_gpu_module(gpu_module_op, *, filename: str = "", options: dict | None = None
+                       ) -> DeviceBinary:
+    """The CPU backend's device compiler: LLVM IR text that the CPU provider JITs."""
+    hooks = CpuKernelHooks()
+    km = lower_gpu_module(gpu_module_op, hooks, filename=filename, options=options)
+    text = str(km.module)
+    return DeviceBinary(text.encode(), tuple(k.name for k in km.kernels), "llvm-ir",
+                        {"flags": dict(hooks.descriptors)})
+
+
+__all__ = ["CpuKernelHooks", "compile_gpu_module", "cpu_kernel_target", "TARGET_NAME",
+           "MAX_THREADS_PER_BLOCK", "KERNEL_OPT_LEVEL", "opaque_pointer", "current_gpu_func"]
