@@ -1,10 +1,9 @@
 """Compiling LLVM IR for this machine and linking it into the process.
 
 ORC's LLJIT (through llvmlite's ``JITLibraryBuilder``) is used rather than
-MCJIT for two reasons measured on this project: it is as fast or faster for
-the small modules tests produce (~1 ms at -O0, ~4.5 ms at -O2 against
-~1.8/5.5 ms for MCJIT), and it resolves external symbols *per library* from
-an explicit import table.  MCJIT only knows a process-global symbol table, so
+MCJIT for two reasons: it is as fast or faster for the small modules tests
+produce (``bench/host_jit.py``: 1.9 ms against 4.4 ms per module at -O0), and
+it resolves external symbols *per library* from an explicit import table.  MCJIT only knows a process-global symbol table, so
 one test loading Debian's ``libmlir_runner_utils.so`` would change what the
 next test's ``printMemrefF32`` means.
 
