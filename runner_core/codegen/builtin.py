@@ -1,4 +1,4 @@
-"""builtin dialect: ``unrealized_conversion_cast`` between types with one lowering."""
+"""builtin and ub dialects: ``unrealized_conversion_cast``, ``ub.poison``, ``ub.unreachable``."""
 
 from __future__ import annotations
 
@@ -20,3 +20,16 @@ def _cast(ctx: LoweringContext, op) -> None:
     raise ctx.unsupported(op, "unrealized_conversion_cast between types with different "
                               f"lowerings ({', '.join(str(v.type) for v in ins)} -> "
                               f"{', '.join(str(t) for t in outs)})")
+
+
+# ub dialect (poison values and unreachable points), tiny enough to live here.
+@lowering("ub.poison")
+def _poison(ctx: LoweringContext, op) -> None:
+    import llvmlite.ir as ir
+
+    ctx.set_results(op, [ir.Constant(ctx.convert(op.results[0].type), ir.Undefined)])
+
+
+@lowering("ub.unreachable")
+def _unreachable(ctx: LoweringContext, op) -> None:
+    ctx.builder.unreachable()

@@ -373,3 +373,18 @@ def _stackrestore(ctx, op):
 
 def byte_string(data: bytes) -> ir.Constant:
     return ir.Constant(ir.ArrayType(I8, len(data)), bytearray(data))
+
+
+@lowering("llvm.intr.vector.reduce.fadd", "llvm.intr.vector.reduce.fmul")
+def _vector_reduce_ordered(ctx, op):
+    start, vec = ctx.get_all(op.operands)
+    name = "llvm.vector.reduce." + op.name.rsplit(".", 1)[1]
+    ctx.set_results(op, [ctx.intrinsic(name, start.type, [start, vec], [vec.type])])
+
+
+@lowering("llvm.intr.masked.store")
+def _masked_store(ctx, op):
+    value, ptr, mask = ctx.get_all(op.operands)
+    align = _prop(op, "alignment")
+    a = ir.Constant(ir.IntType(32), int(align.value.data) if align is not None else 1)
+    ctx.intrinsic("llvm.masked.store", VOID, [value, ptr, a, mask], [value.type, ptr.type])
