@@ -1,6 +1,7 @@
 """Substitutions: lit's defaults, ini, per-directory conftest hooks, runtime names, unknown names."""
 
 import os
+import textwrap
 
 import pytest
 
@@ -130,3 +131,42 @@ def test_percent_text_that_is_not_a_substitution_is_left_alone(project):
         // ESC: %escaped
     """)
     run(project).assert_outcomes(passed=1)
+
+
+def test_keep_tmp_option_keeps_passing_tests_directories(project):
+    record = project.path / "where.txt"
+    project.makefile(".mlir", t=f"// RUN: echo kept > %t\n// RUN: echo %t > {record}\n")
+    run(project, "--gpurunner-keep-tmp").assert_outcomes(passed=1)
+    assert open(record.read_text().strip()).read() == "kept\n"
+
+
+def test_environment_from_the_ini(project, ini):
+    ini("""
+        gpurunner_environment =
+            MY_SETTING=from-ini
+    """)
+    project.makefile(".mlir", t="// RUN: fake-echo-env MY_SETTING | FileCheck %s\n"
+                                "// CHECK: MY_SETTING=from-ini\n")
+    run(project).assert_outcomes(passed=1)
+
+
+def test_recursive_expansion_limit(project, ini):
+    """With lit's recursiveExpansionLimit a substitution may expand into another one."""
+    body = """
+        gpurunner_substitutions =
+            %inner = deep
+            %outer = %inner-value
+    """
+    project.makefile(".mlir", t="// RUN: echo %outer | FileCheck %s\n// CHECK: deep-value\n")
+    ini(body)
+    run(project).assert_outcomes(failed=1)  # one pass only: `%inner` is left, an unknown name
+    ini(textwrap.dedent(body) + "gpurunner_recursive_expansion_limit = 5\n")
+    run(project).assert_outcomes(passed=1)
+
+
+def test_a_newcomers_project_needs_no_configuration(pytester):
+    """An empty folder, one .mlir file, plain `pytest`: collected, run, reported."""
+    pytester.makefile(".mlir", hello="// RUN: echo hello | FileCheck %s\n// CHECK: hello\n")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["gpurunner: tools=embedded*", "hello.mlir .*"])

@@ -131,6 +131,9 @@ def test_system_mode_uses_executables_from_the_tool_dir(project, ini):
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines([f"*system {bin_dir}/FileCheck; exit 3*",
                                  "*system-filecheck-ran*"])
+    ini("")
+    result = run(project, "--gpurunner-tools=system", f"--gpurunner-tool-dir={bin_dir}")
+    result.stdout.fnmatch_lines([f"*system {bin_dir}/FileCheck; exit 3*"])
 
 
 def test_system_mode_reports_a_missing_executable(project):
