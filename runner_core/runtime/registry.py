@@ -21,7 +21,7 @@ import ctypes
 import os
 import re
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from runner_core.errors import RunnerError
 
@@ -118,6 +118,7 @@ def _load_builtins() -> None:
 BUILTIN_PROVIDER_MODULES: list[str] = [
     "runner_core.runtime.cuda_runtime",  # mlir_cuda_runtime on the cuda backend (no import cost)
     "runner_core.runtime.cpu_gpu",  # mlir_cuda_runtime on the cpu backend
+    "runner_core.runtime.async_runtime",  # mlir_async_runtime
 ]
 
 _EXT = re.compile(r"(\.so(\.\d+)*|\.dylib|\.dll|%shlibext)$")
@@ -152,6 +153,13 @@ class Library:
         raise NotImplementedError
 
 
+# Per-run hooks for *real* libraries, by normalised name: ``factory(real_library)``
+# returns an object with ``start_run(run)``/``finish_run(run)`` that the engine calls
+# like a provider's (e.g. the async runtime's: wait until the real library's worker
+# threads have left the program's code before it is freed).
+REAL_LIBRARY_HOOKS: dict[str, Callable] = {}
+
+
 class RealLibrary(Library):
     """A shared object from disk, opened privately (``RTLD_LOCAL``)."""
 
@@ -170,6 +178,9 @@ class RealLibrary(Library):
             self._cache[self.path] = handle
         self.handle = handle
         self._addrs: dict[str, int | None] = {}
+        hook = REAL_LIBRARY_HOOKS.get(normalize_library_name(path))
+        # The engine runs start_run/finish_run of a library's ``provider``.
+        self.provider = hook(self) if hook is not None else None
 
     def lookup(self, symbol: str) -> int | None:
         if symbol not in self._addrs:

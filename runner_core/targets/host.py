@@ -79,9 +79,14 @@ def _lljit(opt: int):
     return jit
 
 
+def _has_coroutines(module: llvm.ModuleRef) -> bool:
+    """Coroutines (async.execute bodies) must be split even at -O0; LLVM's O0 pipeline does it."""
+    return any(f.name.startswith("llvm.coro.") for f in module.functions)
+
+
 def optimize(module: llvm.ModuleRef, opt: int) -> None:
     """Run LLVM's default -O``opt`` module pipeline on ``module`` in place."""
-    if opt <= 0:
+    if opt <= 0 and not _has_coroutines(module):
         return
     tm = native_target_machine(opt)
     pto = llvm.create_pipeline_tuning_options(speed_level=opt)
