@@ -27,8 +27,10 @@ from __future__ import annotations
 import argparse
 import ctypes
 import datetime
+import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -406,28 +408,50 @@ def bench_launch_overhead(lines: list[str]) -> dict:
     return res
 
 
+# Runs the tool in a fresh process and reports its wall time and the engine's stage timings.
+_DRIVER = (
+    "import json, os, sys, time\n"
+    "t = time.perf_counter()\n"
+    "from runner_core.cli import tool_main\n"
+    "r = tool_main(sys.argv[1:], b'', os.environ, os.getcwd())\n"
+    "print(json.dumps({'rc': r.returncode, 'tool_s': time.perf_counter() - t,\n"
+    "                  'timings': r.info.get('timings', {}),\n"
+    "                  'stderr': r.stderr.decode(errors='replace')[-800:]}))\n"
+)
+
+
+def _one_process(program: str, cache: str) -> dict:
+    env = {**os.environ, "GPURUNNER_CACHE_DIR": cache,
+           "PYTHONPATH": REPO + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    cmd = [sys.executable, "-c", _DRIVER, "gpurunner", program, "--backend=cuda",
+           "--entry-point-result=void", "--shared-libs=mlir_cuda_runtime",
+           "--shared-libs=mlir_runner_utils"]
+    t = time.perf_counter()
+    p = subprocess.run(cmd, env=env, capture_output=True, cwd=REPO, text=True)
+    wall = time.perf_counter() - t
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    if out["rc"] != 0:
+        raise RuntimeError(out["stderr"])
+    out["wall_s"] = wall
+    return out
+
+
 def bench_cold_warm(lines: list[str], program: str) -> dict:
-    res = {}
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "GPURUNNER_CACHE_DIR": cache, "PYTHONPATH": REPO + os.pathsep
-               + os.environ.get("PYTHONPATH", "")}
-        cmd = [sys.executable, "-m", "runner_core.cli", program, "--backend=cuda",
-               "--entry-point-result=void", "--shared-libs=mlir_cuda_runtime",
-               "--shared-libs=mlir_runner_utils"]
-        times = []
+    """Cold: a new process and an empty kernel cache; warm: a new process, cache populated."""
+    cold, warm = [], []
+    with tempfile.TemporaryDirectory() as root:
+        for i in range(3):
+            cold.append(_one_process(program, os.path.join(root, f"empty{i}")))
         for _ in range(3):
-            t = time.perf_counter()
-            p = subprocess.run(cmd, env=env, capture_output=True, cwd=REPO)
-            times.append(time.perf_counter() - t)
-            if p.returncode != 0:
-                raise RuntimeError(p.stderr.decode())
-        res["cold_process"], res["warm_process"] = times[0], min(times[1:])
+            warm.append(_one_process(program, os.path.join(root, "empty0")))
+
+    def med(rows, key, sub=None):
+        vals = [(r["timings"].get(sub, 0.0) if sub else r[key]) for r in rows]
+        return statistics.median(vals)
+
     with open(program) as fh:
         text = fh.read()
     run_in_process(text, program)
-    t = time.perf_counter()
-    run_in_process(text, program)
-    res["warm_in_process_run"] = time.perf_counter() - t
     from runner_core.engine import RunOptions, run_program
     from runner_core.runtime.capture import capture_fds
 
@@ -437,18 +461,22 @@ def bench_cold_warm(lines: list[str], program: str) -> dict:
     t = time.perf_counter()
     with capture_fds():
         run_program(text, opts)
-    res["warm_in_process_total"] = time.perf_counter() - t
+    in_process = time.perf_counter() - t
+    lines.append(f"Latency of `{os.path.relpath(program, REPO)}`, medians of 3 (each a new "
+                 f"`gpurunner` process: interpreter start and imports, CUDA context, parse, "
+                 f"passes, codegen, kernel compile or cache hit, JIT, run):")
     lines.append("")
-    lines.append(f"Latency of `{os.path.relpath(program, REPO)}` (parse, passes, codegen, "
-                 f"kernel compile or cache hit, JIT, run):")
-    lines.append("")
-    lines.append("| case | seconds |")
-    lines.append("| --- | --- |")
-    lines.append(f"| new process, empty kernel cache (cold) | {res['cold_process']:.3f} |")
-    lines.append(f"| new process, kernel cache populated (warm) | {res['warm_process']:.3f} |")
-    lines.append(f"| in process, second run (as in the plug-in's worker) | "
-                 f"{res['warm_in_process_total']:.3f} |")
-    return res
+    lines.append("| case | process wall | in the tool | PTX emission | cubin (driver "
+                 "assembler) | module load |")
+    lines.append("| --- | --- | --- | --- | --- | --- |")
+    for label, rows in (("cold: empty kernel cache", cold), ("warm: cache populated", warm)):
+        lines.append(f"| {label} | {med(rows, 'wall_s'):.3f} s | {med(rows, 'tool_s'):.3f} s | "
+                     f"{med(rows, None, 'ptx') * 1e3:.1f} ms | "
+                     f"{med(rows, None, 'cubin') * 1e3:.1f} ms | "
+                     f"{med(rows, None, 'gpu_module_load') * 1e3:.1f} ms |")
+    lines.append(f"| warm, in process (second run, as in the plug-in's worker) | - | "
+                 f"{in_process:.3f} s | - | - | - |")
+    return {"cold": cold, "warm": warm, "in_process": in_process}
 
 
 def main(argv=None) -> int:

@@ -837,11 +837,11 @@ class CudaRuntimeProvider(Provider):
                 self._module_refs[hit[0]] = self._module_refs.get(hit[0], 0) + 1
                 return hit[0]
         parsed = parse_image(image)
-        t = time.perf_counter()
         if parsed is None:
             binary, name = image, "gpu.binary"
         else:
             binary, name = self.cubin_for(parsed), parsed.module
+        t = time.perf_counter()
         handle = cuda.load_module(binary, name)
         self.timings["gpu_module_load"] = self.timings.get("gpu_module_load", 0.0) + \
             time.perf_counter() - t
