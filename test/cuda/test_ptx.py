@@ -233,7 +233,10 @@ def test_unwritable_cache_does_not_fail(tmp_path):
 
 # ------------------------------------------------------------------ kernel-side gpu ops
 KERNEL_OPS = os.path.join(os.path.dirname(__file__), "..", "frontend", "gpu_kernel_ops.mlir")
-SEED = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "seed", "async.mlir")
+_REPO = os.path.join(os.path.dirname(__file__), "..", "..")
+SEED = next((p for p in (os.path.join(_REPO, "..", "shared", "seed", "async.mlir"),
+                         os.path.join(_REPO, ".gpucarry", "seed", "async.mlir"))
+             if os.path.isfile(p)), "")
 
 
 def _gpu_modules(text: str, name: str, outline: bool = False):
