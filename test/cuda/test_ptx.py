@@ -389,3 +389,28 @@ module attributes {gpu.container_module} {
     with pytest.raises(UnsupportedError) as info:
         nvptx.kernel_ir(m, filename="bad.mlir")
     assert "bad.mlir:9:" in str(info.value) and "gpu.shuffle" in str(info.value)
+
+
+# ------------------------------------------------------- every integration test's kernels
+_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+_INTEGRATION = sorted(
+    os.path.join(d, f) for d, _, files in os.walk(os.path.join(_ROOT, "integration_test"))
+    for f in files if f.endswith(".mlir"))
+
+
+@pytest.mark.parametrize("path", _INTEGRATION,
+                         ids=[os.path.relpath(p, _ROOT) for p in _INTEGRATION])
+def test_integration_kernels_compile_for_sm_90(path, tmp_path):
+    """What the cuda backend will compile for each integration test, checked without a GPU."""
+    pytest.importorskip("runner_core.codegen.gpu_device")
+    from runner_core import engine
+
+    with open(path) as fh:
+        module = engine.parse(fh.read(), path)
+    engine.run_passes(module, engine.default_pipeline())
+    mods = [op for op in module.body.block.ops if op.name == "gpu.module"]
+    for m in mods:
+        km = nvptx.kernel_ir(m, filename=path)
+        ptx = nvptx.compile_ptx(str(km.module), "sm_90", kernels=[k.name for k in km.kernels])
+        assert sorted(nvptx.ptx_kernel_names(ptx)) == sorted(k.name for k in km.kernels)
+        assemble(ptx, "sm_90", tmp_path)
