@@ -79,6 +79,14 @@ def _llvm() -> Dialect:
     return LLVM
 
 
+def _linalg() -> Dialect:
+    # Upstream GPU tests initialise buffers with `linalg.fill`; xDSL's linalg
+    # parses and prints it like MLIR.  Heavy to import, so only loaded on use.
+    from xdsl.dialects.linalg import Linalg
+
+    return Linalg
+
+
 def _ub() -> Dialect:
     from xdsl.dialects.ub import UB
 
@@ -122,6 +130,7 @@ DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
     "index": _index,
     "llvm": _llvm,
     "ub": _ub,
+    "linalg": _linalg,
     "gpu": _gpu,
     "async": _async,
     "nvvm": _nvvm,

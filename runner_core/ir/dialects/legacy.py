@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from xdsl.dialects import arith, cf, func, math
+from xdsl.dialects import arith, cf, math
 from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.ir import Dialect, Operation
 from xdsl.irdl import IRDLOperation, irdl_op_definition
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
+from runner_core.ir.dialects import func_ext as func
 from runner_core.ir.dialects import memref_ext as memref
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
 
