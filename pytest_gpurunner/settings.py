@@ -69,6 +69,9 @@ def add_options(parser: pytest.Parser) -> None:
                     help="auto: unit tests in process, integration tests in a worker process")
     group.addoption("--gpurunner-feature", action="append", default=None, metavar="NAME",
                     help="add a lit feature (repeatable)")
+    group.addoption("--gpurunner-device", default=None, metavar="N",
+                    help="CUDA device (among the visible ones) GPU tests run on, passed to the "
+                         "runner as GPURUNNER_DEVICE")
     group.addoption("--gpurunner-cache-dir", default=None, metavar="DIR",
                     help="directory of the compiled GPU kernel cache, passed to the runner as "
                          "GPURUNNER_CACHE_DIR (an empty value disables the cache)")
@@ -230,6 +233,11 @@ def build(config: pytest.Config) -> Settings:
             f"gpurunner_recursive_expansion_limit = {limit_raw!r}: expected an integer") from None
 
     environment = dict(_pairs(config.getini("gpurunner_environment"), "gpurunner_environment"))
+    device = config.getoption("gpurunner_device")
+    if device is not None:
+        if not device.strip().isdigit():
+            raise pytest.UsageError(f"--gpurunner-device={device!r}: expected a device number")
+        environment["GPURUNNER_DEVICE"] = device.strip()
     cache_dir = config.getoption("gpurunner_cache_dir")
     if cache_dir is not None:  # contract 3: the runner reads it from the tool's environment
         environment["GPURUNNER_CACHE_DIR"] = (str(Path(cache_dir).expanduser().resolve())
