@@ -75,6 +75,9 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--gpurunner-cache-dir", default=None, metavar="DIR",
                     help="directory of the compiled GPU kernel cache, passed to the runner as "
                          "GPURUNNER_CACHE_DIR (an empty value disables the cache)")
+    group.addoption("--gpurunner-bounds-check", action="store_true", default=None,
+                    help="embedded runner: check every memref access at run time (passed as "
+                         "GPURUNNER_BOUNDS_CHECK=1; ini gpurunner_bounds_check)")
     group.addoption("--gpurunner-keep-tmp", action="store_true", default=False,
                     help="keep every test's %t directory, not only those of failed tests")
 
@@ -109,6 +112,9 @@ def add_options(parser: pytest.Parser) -> None:
     parser.addini("gpurunner_recursive_expansion_limit",
                   "lit's recursiveExpansionLimit (empty: substitutions are applied once)",
                   default="")
+    parser.addini("gpurunner_bounds_check",
+                  "check every memref access at run time (GPURUNNER_BOUNDS_CHECK=1)",
+                  type="bool", default=False)
     parser.addini("gpurunner_pin_gpus",
                   "under xdist, give each worker its own GPU through CUDA_VISIBLE_DEVICES",
                   type="bool", default=True)
@@ -242,6 +248,12 @@ def build(config: pytest.Config) -> Settings:
     if cache_dir is not None:  # contract 3: the runner reads it from the tool's environment
         environment["GPURUNNER_CACHE_DIR"] = (str(Path(cache_dir).expanduser().resolve())
                                               if cache_dir.strip() else "")
+
+    bounds_check = config.getoption("gpurunner_bounds_check")
+    if bounds_check is None:
+        bounds_check = config.getini("gpurunner_bounds_check")
+    if bounds_check:  # contract 3, like the cache directory
+        environment["GPURUNNER_BOUNDS_CHECK"] = "1"
 
     lib_dir, lib_note = _lib_dir(config, table)
     base = LocalConfig()

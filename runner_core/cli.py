@@ -34,6 +34,9 @@ OPTIONS:
   --pass-pipeline=<pipeline>        replace the runner's preparation pipeline
   --print-pipeline                  print the preparation pipeline and exit
   --print-llvm-ir                   write the generated LLVM IR to stderr before running
+  --bounds-check                    check every memref access at run time; the first
+                                    out-of-bounds access stops the program with its op,
+                                    location, index and shape (also GPURUNNER_BOUNDS_CHECK=1)
   --march=<arch>, --mattr=<attrs>   accepted for compatibility (the host CPU is used)
   --dump-object-file, --object-filename=<file>
                                     accepted for compatibility (ignored)
@@ -50,7 +53,7 @@ _VALUE_OPTS = {
     "shared-libs": "shared_libs", "backend": "backend", "pass-pipeline": "pass_pipeline",
     "march": None, "mattr": None, "mcpu": None, "object-filename": None,
 }
-_FLAG_OPTS = {"print-pipeline", "print-llvm-ir", "dump-object-file", "help", "h",
+_FLAG_OPTS = {"print-pipeline", "print-llvm-ir", "bounds-check", "dump-object-file", "help", "h",
               "O0", "O1", "O2", "O3"}
 
 
@@ -135,6 +138,7 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
     opts.env = dict(env)
     opts.cwd = cwd
     opts.print_llvm_ir = "print-llvm-ir" in flags
+    opts.bounds_check = "bounds-check" in flags
     if "print-pipeline" in flags:
         text = opts.pass_pipeline if opts.pass_pipeline is not None else engine.default_pipeline()
         return ToolResult(0, (text + "\n").encode(), b"")

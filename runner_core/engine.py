@@ -74,6 +74,7 @@ class RunOptions:
     cwd: str = "."
     env: Mapping[str, str] = field(default_factory=dict)
     print_llvm_ir: bool = False
+    bounds_check: bool = False  # also GPURUNNER_BOUNDS_CHECK=1 in env
 
 
 @dataclass
@@ -311,9 +312,17 @@ def _finish_providers(providers, outcome) -> None:
         raise first
 
 
+def _raise_bounds_violation() -> None:
+    from runner_core.codegen import bounds
+
+    message = bounds.take_violation()
+    if message:
+        raise ExecutionError(message)
+
+
 def run_program(text: str, opts: RunOptions) -> RunOutcome:
     """Parse, prepare, compile and run ``text``; raises RunnerError on failure."""
-    from runner_core.codegen import lower_module
+    from runner_core.codegen import bounds, lower_module
     from runner_core.codegen.target import host_target
     from runner_core.runtime.core import core
     from runner_core.runtime.registry import resolve_shared_libs
@@ -324,6 +333,7 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     t0 = time.perf_counter()
     timings: dict[str, float] = {}
     backend = select_backend(opts.backend, opts.env)
+    check_bounds = bounds.requested(opts.bounds_check, opts.env)
     libraries = resolve_shared_libs(opts.shared_libs, cwd=opts.cwd, backend=backend)
     module = parse(text, opts.filename)
     timings["parse"] = time.perf_counter() - t0
@@ -335,7 +345,8 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     try:
         llmod, ctx = lower_module(module, host_target(), name=os.path.basename(opts.filename),
                                   filename=opts.filename, options={"backend": backend,
-                                                                   "opt_level": opts.opt_level})
+                                                                   "opt_level": opts.opt_level,
+                                                                   bounds.OPTION: check_bounds})
     except UnsupportedError as err:
         raise with_source_line(err, text, opts.filename) from None
     info = check_entry(ctx, opts.entry, opts.entry_result)
@@ -364,12 +375,18 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     t = time.perf_counter()
     for p in providers:
         p.start_run(outcome)
+    bounds.begin_run()
     try:
-        failed = the_core.invoke(lib.address(ENTRY_THUNK), ctypes.addressof(slot))
-    finally:
-        _finish_providers(providers, outcome)
+        try:
+            failed = the_core.invoke(lib.address(ENTRY_THUNK), ctypes.addressof(slot))
+        finally:
+            _finish_providers(providers, outcome)
+    except RunnerError:
+        _raise_bounds_violation()  # a checked access stopped the program (in any thread)
+        raise
     timings["run"] = time.perf_counter() - t
     if failed:
+        _raise_bounds_violation()
         # The message lives in the program's constants: read it before the code is freed.
         msg, loc = the_core.last_failure()
         where = f"{loc}: " if loc else ""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
+from . import bounds
 from . import memref_desc as md
 from .arith import dense_constant, scalar_constant
 from .context import LoweringContext
@@ -150,22 +151,26 @@ def _dealloc(ctx, op):
 
 
 # --------------------------------------------------------------- load/store
-def element_ptr(ctx: LoweringContext, memref_value, indices) -> ir.Value:
+def element_ptr(ctx: LoweringContext, memref_value, indices, op=None) -> ir.Value:
+    """Address of an element; ``op`` (the accessing op) gets a bounds check when enabled."""
     d = desc(ctx, memref_value)
     elem = ctx.types.element(memref_value.type)
-    return md.element_pointer(ctx.builder, elem, d, ctx.get_all(indices))
+    idx = ctx.get_all(indices)
+    if op is not None and bounds.enabled(ctx):
+        bounds.check_access(ctx, op, d, idx)
+    return md.element_pointer(ctx.builder, elem, d, idx)
 
 
 @lowering("memref.load")
 def _load(ctx, op):
     mem = op.memref
-    ptr = element_ptr(ctx, mem, op.indices)
+    ptr = element_ptr(ctx, mem, op.indices, op=op)
     ctx.set_results(op, [ctx.builder.load(ptr, typ=ctx.types.element(mem.type))])
 
 
 @lowering("memref.store")
 def _store(ctx, op):
-    ptr = element_ptr(ctx, op.memref, op.indices)
+    ptr = element_ptr(ctx, op.memref, op.indices, op=op)
     ctx.builder.store(ctx.get(op.value), ptr)
 
 
@@ -265,6 +270,7 @@ def _subview(ctx, op):
     offsets = _mixed(ctx, _ints(_prop(op, "static_offsets")), ctx.get_all(op.offsets))
     sizes = _mixed(ctx, _ints(_prop(op, "static_sizes")), ctx.get_all(op.sizes))
     steps = _mixed(ctx, _ints(_prop(op, "static_strides")), ctx.get_all(op.strides))
+    bounds.check_subview(ctx, op, d, offsets, sizes, steps)
     off = d.offset()
     for i, o in enumerate(offsets):
         off = _add(bld, off, _mul(bld, o, d.stride(i)))
@@ -410,6 +416,8 @@ def _copy(ctx, op):
     src, dst = op.operands
     bld = ctx.builder
     st, dt = src.type, dst.type
+    if isinstance(st, b.MemRefType) and isinstance(dt, b.MemRefType):
+        bounds.check_copy(ctx, op, desc(ctx, src), desc(ctx, dst))
     if (isinstance(st, b.MemRefType) and isinstance(dt, b.MemRefType)
             and md.is_identity_layout(st) and md.is_identity_layout(dt)):
         s, t = desc(ctx, src), desc(ctx, dst)
@@ -551,7 +559,7 @@ def _atomic_rmw(ctx, op):
         kind = rmw_kind(op)
     except (KeyError, IndexError):
         raise ctx.unsupported(op, f"atomic_rmw kind {_prop(op, 'kind')}") from None
-    ptr = element_ptr(ctx, op.memref, op.indices)
+    ptr = element_ptr(ctx, op.memref, op.indices, op=op)
     ctx.set_results(op, [atomic_update(ctx, kind, ptr, ctx.get(op.value))])
 
 

@@ -392,7 +392,7 @@ def _reduction(ctx: LoweringContext, op) -> None:
 
 # ---------------------------------------------------------- memory access
 def _vector_ptr(ctx, op, base, indices):
-    return element_ptr(ctx, base, indices)
+    return element_ptr(ctx, base, indices, op=op)
 
 
 @lowering("vector.load")
