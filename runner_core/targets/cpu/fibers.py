@@ -296,14 +296,23 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     res = h.b.insert_value(ir.Constant(src_t, ir.Undefined), j, 0)
     h.b.ret(h.b.insert_value(res, valid, 1))
 
-    # release_warp(sched, w): compute every waiting lane's result, make them ready
-    release_warp = _fn(m, "release_warp", VOID, [PTR, I64])
+    # low_mask(W) = lanes below W (W in 1..32)
+    low_mask = _fn(m, "low_mask", I64, [I64])
+    h = _B(low_mask)
+    (wv,) = low_mask.args
+    wide = h.b.icmp_unsigned(">=", wv, h.c(L.WARP_SIZE))
+    h.b.ret(h.b.select(wide, h.c(0xFFFFFFFF), h.b.sub(h.b.shl(h.c(1), wv), h.c(1))))
+
+    # release_warp(sched, w, W): compute the result of every lane of the width-W
+    # round (they have all arrived) and make them ready
+    release_warp = _fn(m, "release_warp", VOID, [PTR, I64, I64])
     h = _B(release_warp)
-    sched, w = release_warp.args
-    n = h.ld(sched, L.S_N)
+    sched, w, wv = release_warp.args
     warp = warp_at(h, sched, w)
-    mode_v = h.b.trunc(h.ld(warp, L.WP_MODE), I32)
-    width = h.b.trunc(h.ld(warp, L.WP_WIDTH), I32)
+    arrived_slot = h.b.add(wv, h.c(L.WP_ARRIVED))
+    arrived = h.ld(warp, arrived_slot)
+    mode_v = h.b.trunc(h.ld(warp, h.b.add(wv, h.c(L.WP_MODE))), I32)
+    width = h.b.trunc(wv, I32)
     base = h.b.mul(w, h.c(L.WARP_SIZE))
     entry = h.b.block
     loop, body, wake, nextl, done = (h.block(x) for x in ("loop", "body", "wake", "next",
@@ -312,14 +321,12 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     h.at(loop)
     lane_i = h.b.phi(I64)
     lane_i.add_incoming(h.c(0), entry)
-    idx = h.b.add(base, lane_i)
-    in_range = h.b.and_(h.b.icmp_unsigned("<", lane_i, h.c(L.WARP_SIZE)),
-                        h.b.icmp_unsigned("<", idx, n))
-    h.b.cbranch(in_range, body, done)
+    h.b.cbranch(h.b.icmp_unsigned("<", lane_i, h.c(L.WARP_SIZE)), body, done)
     h.at(body)
-    fp = fiber_at(h, sched, idx)
-    h.b.cbranch(h.b.icmp_unsigned("==", h.ld(fp, L.F_STATE), h.c(L.WAIT_WARP)), wake, nextl)
+    member = h.b.and_(h.b.lshr(arrived, lane_i), h.c(1))
+    h.b.cbranch(h.b.icmp_unsigned("!=", member, h.c(0)), wake, nextl)
     h.at(wake)
+    fp = fiber_at(h, sched, h.b.add(base, lane_i))
     lane32 = h.b.trunc(lane_i, I32)
     off = h.b.trunc(h.ld(warp, h.b.add(lane_i, h.c(L.WP_OFFSETS))), I32)
     src = h.b.call(shuffle_source, [lane32, mode_v, off, width])
@@ -333,17 +340,38 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     lane_i.add_incoming(h.b.add(lane_i, h.c(1)), nextl)
     h.b.branch(loop)
     h.at(done)
-    h.st(h.c(0), warp, L.WP_ARRIVED)
+    h.st(h.c(0), warp, arrived_slot)
     h.b.ret_void()
 
-    # participants(warp) = live lanes below the round's width
-    participants = _fn(m, "participants", I64, [PTR])
-    h = _B(participants)
-    (warp,) = participants.args
-    width = h.ld(warp, L.WP_WIDTH)
-    wide = h.b.icmp_unsigned(">=", width, h.c(L.WARP_SIZE))
-    low = h.b.select(wide, h.c(0xFFFFFFFF), h.b.sub(h.b.shl(h.c(1), width), h.c(1)))
-    h.b.ret(h.b.call(_ctpop(m), [h.b.and_(h.ld(warp, L.WP_MASK), low)]))
+    # settle_warp(sched, w): release every round whose participants have all arrived
+    # (after a lane of the warp returned, fewer lanes take part in pending rounds)
+    settle_warp = _fn(m, "settle_warp", VOID, [PTR, I64])
+    h = _B(settle_warp)
+    sched, w = settle_warp.args
+    warp = warp_at(h, sched, w)
+    live = h.ld(warp, L.WP_MASK)
+    entry = h.b.block
+    loop, body, rel, nextw, done = (h.block(x) for x in ("loop", "body", "release", "next",
+                                                         "done"))
+    h.b.branch(loop)
+    h.at(loop)
+    wv = h.b.phi(I64)
+    wv.add_incoming(h.c(1), entry)
+    h.b.cbranch(h.b.icmp_unsigned("<=", wv, h.c(L.WARP_SIZE)), body, done)
+    h.at(body)
+    arrived = h.ld(warp, h.b.add(wv, h.c(L.WP_ARRIVED)))
+    want = h.b.and_(live, h.b.call(low_mask, [wv]))
+    complete = h.b.and_(h.b.icmp_unsigned("!=", arrived, h.c(0)),
+                        h.b.icmp_unsigned("==", arrived, want))
+    h.b.cbranch(complete, rel, nextw)
+    h.at(rel)
+    h.b.call(release_warp, [sched, w, wv])
+    h.b.branch(nextw)
+    h.at(nextw)
+    wv.add_incoming(h.b.add(wv, h.c(1)), nextw)
+    h.b.branch(loop)
+    h.at(done)
+    h.b.ret_void()
 
     # --------------------------------------------------------------- barrier
     f = _fn(m, "gpurunner_cpu_barrier", VOID, [PTR], "external")
@@ -388,15 +416,18 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
                            h.ld(warp, h.b.add(j, h.c(L.WP_VALUES))), 0)
     h.b.ret(h.b.insert_value(out, h.b.extract_value(src, 1), 1))
     h.at(inside)
-    h.st(h.b.zext(mode_v, I64), warp, L.WP_MODE)
-    h.st(h.b.zext(width, I64), warp, L.WP_WIDTH)
+    w64 = h.b.zext(width, I64)
+    wv = h.b.select(h.b.icmp_unsigned(">", w64, h.c(L.WARP_SIZE)), h.c(L.WARP_SIZE), w64)
+    h.st(h.b.zext(mode_v, I64), warp, h.b.add(wv, h.c(L.WP_MODE)))
     h.st(h.c(L.WAIT_WARP), fp, L.F_STATE)
-    arrived = h.b.add(h.ld(warp, L.WP_ARRIVED), h.c(1))
-    h.st(arrived, warp, L.WP_ARRIVED)
+    arrived_slot = h.b.add(wv, h.c(L.WP_ARRIVED))
+    arrived = h.b.or_(h.ld(warp, arrived_slot), h.b.shl(h.c(1), lane_i))
+    h.st(arrived, warp, arrived_slot)
+    want = h.b.and_(h.ld(warp, L.WP_MASK), h.b.call(low_mask, [wv]))
     rel, go = h.block("release"), h.block("go")
-    h.b.cbranch(h.b.icmp_unsigned("==", arrived, h.b.call(participants, [warp])), rel, go)
+    h.b.cbranch(h.b.icmp_unsigned("==", arrived, want), rel, go)
     h.at(rel)
-    h.b.call(release_warp, [sched, w])
+    h.b.call(release_warp, [sched, w, wv])
     h.b.branch(go)
     h.at(go)
     h.b.call(leave, [sched, h.slot(fp, L.F_CTX)])
@@ -432,13 +463,8 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     h.b.call(release_block, [sched])
     h.b.branch(after_b)
     h.at(after_b)
-    warrived = h.ld(warp, L.WP_ARRIVED)
-    rel_w, after_w = h.block("release_warp"), h.block("after_warp")
-    h.b.cbranch(h.b.and_(h.b.icmp_unsigned(">", warrived, h.c(0)),
-                         h.b.icmp_unsigned("==", warrived,
-                                           h.b.call(participants, [warp]))), rel_w, after_w)
-    h.at(rel_w)
-    h.b.call(release_warp, [sched, w])
+    h.b.call(settle_warp, [sched, w])
+    after_w = h.block("after_warp")
     h.b.branch(after_w)
     h.at(after_w)
     h.b.call(leave, [sched, h.slot(fp, L.F_CTX)])
@@ -523,8 +549,8 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     full = h.b.icmp_unsigned("==", lanes, h.c(L.WARP_SIZE))
     h.st(h.b.select(full, h.c(0xFFFFFFFF), h.b.sub(h.b.shl(h.c(1), lanes), h.c(1))), wp,
          L.WP_MASK)
-    h.st(h.c(0), wp, L.WP_ARRIVED)
-    h.st(h.c(L.WARP_SIZE), wp, L.WP_WIDTH)
+    for k_ in range(L.WARP_SIZE + 1):
+        h.st(h.c(0), wp, L.WP_ARRIVED + k_)
     w.add_incoming(h.b.add(w, h.c(1)), wbody)
     h.b.branch(wloop)
     h.at(wdone)
@@ -686,13 +712,6 @@ class _Callee:
 
     def __getattr__(self, item):
         return getattr(self._ptr, item)
-
-
-def _ctpop(m: ir.Module) -> ir.Function:
-    fn = m.globals.get("llvm.ctpop.i64")
-    if fn is None:
-        fn = ir.Function(m, ir.FunctionType(I64, [I64]), "llvm.ctpop.i64")
-    return fn
 
 
 @dataclass

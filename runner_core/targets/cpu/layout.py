@@ -85,15 +85,18 @@ FIBER_SLOTS = 16
 
 READY, WAIT_BLOCK, WAIT_WARP, DONE = 0, 1, 2, 3
 
-# One warp of a block: arrival count, live lanes, the round's mode and width, and
-# the values/offsets its lanes contributed.
-WP_ARRIVED = 0
-WP_MASK = 1
-WP_WIDTH = 2
-WP_MODE = 3
-WP_VALUES = 8      # 32 slots
-WP_OFFSETS = 40    # 32 slots
-WARP_SLOTS = 72
+# One warp of a block: live lanes, the value and offset each lane contributed to
+# its current shuffle, and per width W (1..32; the participants are the live lanes
+# below W) the lanes that have arrived at a round of that width and its mode.
+# Rounds of different widths can be pending at once (lanes 0-15 may run width-16
+# shuffles while lanes 16-31 wait at a full-warp one, as independent thread
+# scheduling allows on NVIDIA GPUs).
+WP_MASK = 0
+WP_VALUES = 1      # 32 slots
+WP_OFFSETS = 33    # 32 slots
+WP_ARRIVED = 65    # 33 slots, index = width
+WP_MODE = 98       # 33 slots, index = width
+WARP_SLOTS = 132
 
 SHUFFLE_MODE_CODES = {"xor": 0, "up": 1, "down": 2, "idx": 3}
 WARP_SIZE = 32
