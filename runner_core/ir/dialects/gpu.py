@@ -219,7 +219,7 @@ def _parse_async(parser: Parser) -> tuple[bool, list[SSAValue]]:
 
 
 def _print_async(printer: Printer, op: Operation, deps: Sequence[SSAValue],
-                 token: SSAValue | None) -> None:
+                 token: SSAValue | None) -> None:  # noqa: ARG001 (op kept for symmetry)
     """MLIR's `custom<AsyncDependencies>`: ` async` and/or ` [%a, %b]`."""
     if token is not None:
         printer.print_string(" async")
@@ -227,8 +227,6 @@ def _print_async(printer: Printer, op: Operation, deps: Sequence[SSAValue],
         printer.print_string(" [")
         printer.print_list(deps, printer.print_operand)
         printer.print_string("]")
-    elif token is not None:
-        pass
 
 
 def _token_result(is_async: bool) -> list[Attribute]:
