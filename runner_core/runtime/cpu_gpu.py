@@ -226,6 +226,7 @@ class CpuGpuRuntime(Provider):
         self._compiled: dict[str, tuple[object, dict[str, int]]] = {}
         self._modules: dict[int, _LoadedModule] = {}
         self._kernels: dict[int, KernelEntry] = {}
+        self._modules_runtime: dict[int, object] = {}  # kernel descriptor -> its runtime
         self._error = ctypes.create_string_buffer(1)
         self._run_error: str | None = None
         self._pool: ThreadPoolExecutor | None = None
@@ -280,12 +281,13 @@ class CpuGpuRuntime(Provider):
         from runner_core.targets.cpu_kernel import KERNEL_OPT_LEVEL
         from runner_core.targets.host import compile_ir
 
-        key = hashlib.sha256(text.encode()).hexdigest()
+        rt = fibers.runtime()
+        # Kernels link against one runtime (context-switch mode, stack size).
+        key = f"{rt.mode}:{rt.stack}:" + hashlib.sha256(text.encode()).hexdigest()
         with self._state_lock:
             hit = self._compiled.get(key)
         if hit is not None:
             return hit
-        rt = fibers.runtime()
         imports = dict(rt.symbols)
         imports[ASSERT_FAIL] = core().symbols[ASSERT_FAIL]
         names = _KDESC_RE.findall(text)
@@ -295,6 +297,8 @@ class CpuGpuRuntime(Provider):
 
         kernels = {n[len(KDESC_PREFIX):]: lib.address(n) for n in names}
         with self._state_lock:
+            for addr in kernels.values():
+                self._modules_runtime[addr] = rt
             self._compiled.setdefault(key, (lib, kernels))
             return self._compiled[key]
 
@@ -367,7 +371,8 @@ class CpuGpuRuntime(Provider):
         for w in workers:
             w[L.W_LAUNCH] = ctypes.addressof(launch)
         failures: list[str] = []
-        jobs = [lambda w=w: self._run_worker(w, failures) for w in workers]
+        rt = self._modules_runtime.get(fn)
+        jobs = [lambda w=w: self._run_worker(w, failures, rt) for w in workers]
         futures = [self._executor().submit(j) for j in jobs[1:]]
         jobs[0]()
         for f in futures:
@@ -378,12 +383,10 @@ class CpuGpuRuntime(Provider):
             return 1
         return 0
 
-    def _run_worker(self, worker, failures: list[str]) -> None:
+    def _run_worker(self, worker, failures: list[str], rt) -> None:
         from runner_core.runtime.core import core
-        from runner_core.targets.cpu import fibers
         from runner_core.targets.cpu import layout as L
 
-        rt = fibers.runtime()
         the_core = core()
         addr = ctypes.addressof(worker)
         try:
