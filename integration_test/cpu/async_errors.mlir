@@ -32,8 +32,8 @@ func.func @direct() {
   return
 }
 
-// CHAINED: independent task ran
-// CHAINED-NOT: dependent task ran
+// CHAINED: C (independent) ran
+// CHAINED-NOT: B (depends on the failure) ran
 // CHAINED: Awaited async operand is in error state
 func.func @chained() {
   %false = arith.constant false
@@ -44,11 +44,11 @@ func.func @chained() {
   }
   // Depends on the failing task through its token and its value.
   %tb = async.execute [%ta] (%va as %x: !async.value<i32>) {
-    vector.print str "dependent task ran\n"
+    vector.print str "B (depends on the failure) ran\n"
     async.yield
   }
   %tc = async.execute {
-    vector.print str "independent task ran\n"
+    vector.print str "C (independent) ran\n"
     async.yield
   }
   async.await %tc : !async.token

@@ -31,9 +31,9 @@ class RecordingHooks(KernelHooks):
                                                  "#gpu.address_space<private>": 0,
                                                  "#gpu.address_space<global>": 0})
 
-    def _reg(self, ctx, what, ty=ir.IntType(32)):
+    def _reg(self, ctx, what):
         self.calls.append(what)
-        fn = ctx.declare(f"fake_{what}", ty, [])
+        fn = ctx.declare(f"fake_{what}", ir.IntType(32), [])
         return ctx.builder.call(fn, [])
 
     def thread_id(self, ctx, dim):
