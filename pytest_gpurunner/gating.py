@@ -71,7 +71,8 @@ def probe_gpu() -> tuple[GpuInfo | None, str]:
         _PROBED = (None, f"probe failed: {type(err).__name__}: {err}")
         return _PROBED
     if device is None:
-        _PROBED = (None, "no CUDA device usable")
+        reason = getattr(cuda, "probe_reason", lambda: "")() or "no CUDA device usable"
+        _PROBED = (None, reason.splitlines()[0])
         return _PROBED
     cc = device.compute_capability
     if isinstance(cc, tuple):

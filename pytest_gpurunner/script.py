@@ -301,6 +301,9 @@ def parse_shell(command: str, lineno: int | None = None) -> Node:
         if isinstance(err, AttributeError) and "warning" in reason:
             # lit 23.1.5 calls a lit.util.warning that does not exist when a quote is open
             reason = "missing closing quote (or a trailing backslash)"
+        elif isinstance(err, IndexError):
+            # lit's lexer runs off the end of the line after a trailing '>' or '<'
+            reason = "unexpected end of command (a redirection lacks its file name)"
         where = f"RUN at line {lineno}: " if lineno is not None else ""
         raise ScriptError(f"{where}shell syntax error: {reason}\n"
                           f"  command: {command}", lineno) from None

@@ -18,14 +18,13 @@ Where we differ on purpose:
 
 from __future__ import annotations
 
-import faulthandler
 import glob as _glob
 import os
 import pickle
 import re
-import select
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 import traceback
@@ -414,8 +413,8 @@ _STATE_BUILTINS = {"cd": _cd, "pushd": _pushd, "popd": _popd, "export": _export,
 
 
 def _call_embedded(resolved, args, stdin, env, state: _State, isolate: bool):
-    if isolate and hasattr(os, "fork"):
-        return _call_forked(resolved, args, stdin, env, state)
+    if isolate:
+        return _call_isolated(resolved, args, stdin, env, state)
     try:
         result = resolved.function(list(args), stdin, dict(env), state.cwd)
     except (Exception, SystemExit):
@@ -429,62 +428,43 @@ def _call_embedded(resolved, args, stdin, env, state: _State, isolate: bool):
                         f"{type(result).__name__}, not a ToolResult") from None
 
 
-def _call_forked(resolved, args, stdin, env, state: _State):
-    """Run an embedded tool in a forked child so that ``not --crash`` can observe a real crash."""
-    read_fd, write_fd = os.pipe()
-    # The child's own fd 1/2 (a crash message, faulthandler's dump) go to a file we read back.
-    stray = tempfile.TemporaryFile()
-    pid = os.fork()
-    if pid == 0:  # child: never returns
-        code = 0
-        try:
-            os.close(read_fd)
-            os.dup2(stray.fileno(), 1)
-            os.dup2(stray.fileno(), 2)
-            if faulthandler.is_enabled():  # pytest points it at its own copy of stderr
-                faulthandler.enable(file=stray)
-            result = resolved.function(list(args), stdin, dict(env), state.cwd)
-            payload = pickle.dumps((int(result.returncode), bytes(result.stdout),
-                                    bytes(result.stderr)))
-        except BaseException:
-            payload = pickle.dumps((70, b"", traceback.format_exc().encode()))
-        try:
-            view = memoryview(payload)
-            while view:
-                view = view[os.write(write_fd, view):]
-        except BaseException:
-            code = 71
-        os._exit(code)
-    os.close(write_fd)
-    chunks = []
+def _call_isolated(resolved, args, stdin, env, state: _State):
+    """Run an embedded tool in a fresh interpreter so that ``not --crash`` sees a real crash."""
+    target = state.job.tools.embedded.get(args[0], resolved.function)
     try:
-        while True:
-            timeout = state.remaining()
-            ready, _, _ = select.select([read_fd], [], [], timeout)
-            if not ready:
-                os.kill(pid, signal.SIGKILL)
-                raise Timeout()
-            chunk = os.read(read_fd, 1 << 16)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    except BaseException:
+        request = pickle.dumps((target, list(args), stdin, dict(env), state.cwd))
+    except Exception as err:
+        raise ShellError(f"'not --crash {args[0]}' needs the tool in a separate process, but "
+                         f"{resolved.target} cannot be sent there: {err}") from None
+    fd, result_path = tempfile.mkstemp(prefix="gpurunner-isolated-")
+    os.close(fd)
+    child_env = dict(env)
+    child_env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pytest_gpurunner.isolated", result_path],
+            cwd=state.cwd, env=child_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, start_new_session=True)
         try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        os.waitpid(pid, 0)
-        raise
+            out, err = proc.communicate(request, timeout=state.remaining())
+        except (subprocess.TimeoutExpired, Timeout):
+            _kill_group(proc)
+            raise Timeout() from None
+        except BaseException:
+            _kill_group(proc)
+            raise
+        if proc.returncode < 0:  # the crash `not --crash` is looking for
+            return proc.returncode, out, err, {"isolated": True}
+        try:
+            with open(result_path, "rb") as handle:
+                code, tool_out, tool_err = pickle.load(handle)
+        except (OSError, EOFError, pickle.UnpicklingError):
+            raise ToolCrash(f"embedded tool {args[0]} ({resolved.target}) failed in its "
+                            f"separate process (exit {proc.returncode}):\n"
+                            f"{err.decode('utf-8', 'replace')}") from None
+        return code, tool_out + out, tool_err + err, {"isolated": True}
     finally:
-        os.close(read_fd)
-    _, status = os.waitpid(pid, 0)
-    stray.seek(0)
-    extra = stray.read()
-    stray.close()
-    if os.WIFSIGNALED(status):
-        return -os.WTERMSIG(status), b"", extra, {"forked": True}
-    code, out, err = pickle.loads(b"".join(chunks))
-    return code, out, err + extra, {"forked": True}
+        os.unlink(result_path)
 
 
 def _call_system(path: str, args: list[str], stdin: bytes, env, state: _State, merge: bool):

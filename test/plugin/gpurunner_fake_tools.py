@@ -49,3 +49,15 @@ def cat(argv, stdin, env, cwd):
 
 def raise_error(argv, stdin, env, cwd):
     raise RuntimeError("a bug in the tool")
+
+
+def cuda_device(argv, stdin, env, cwd):
+    """Report the device this process's CUDA sees first (only meaningful on a GPU machine)."""
+    from runner_core.targets import cuda
+
+    info = cuda.probe()
+    if info is None:
+        return ToolResult(1, b"", f"no device: {cuda.probe_reason()}\n".encode())
+    text = (f"uuid={info.uuid}\nname={info.name}\nvisible={os.environ.get('CUDA_VISIBLE_DEVICES')}"
+            f"\nbackend={env.get('GPURUNNER_BACKEND')}\nworker={env.get('PYTEST_XDIST_WORKER')}\n")
+    return ToolResult(0, text.encode())

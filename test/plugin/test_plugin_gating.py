@@ -127,8 +127,9 @@ def test_worker_pinning_is_round_robin():
     assert gating.worker_gpu("gw1", []) is None
 
 
-def test_xdist_workers_each_get_their_own_gpu(pytester, ini, subprocess_path):
+def test_xdist_workers_each_get_their_own_gpu(pytester, ini, subprocess_path, monkeypatch):
     """The controller counts GPUs; each worker sets CUDA_VISIBLE_DEVICES before any CUDA use."""
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)  # as on a machine with 2 GPUs
     ini(fake_tools=True)
     pytester.makepyfile(fakegpu="""
         from pytest_gpurunner import gating

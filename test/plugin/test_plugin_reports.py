@@ -87,11 +87,14 @@ def test_junit_xml_carries_the_report(project):
     assert props["gpurunner_stages"].startswith("RUN@1: true[builtin")
 
 
-def test_header_names_tools_backend_and_gpu(project):
+def test_header_names_tools_backend_and_gpu(project, monkeypatch):
+    from pytest_gpurunner import gating
+
+    monkeypatch.setattr(gating, "probe_gpu", lambda: (None, "no CUDA device visible"))
     result = run(project, "-v")
     result.stdout.fnmatch_lines([
         "gpurunner: tools=embedded, executor=auto, timeout=none, suffixes=.mlir",
-        "gpurunner: *backend cpu; gpu policy auto*",
+        "gpurunner: no GPU (no CUDA device visible); backend cpu; gpu policy auto*",
         "gpurunner: %mlir_lib_dir=*",
         "gpurunner: tool table: *FileCheck=embedded:pytest_gpurunner.tools:filecheck_tool*",
         "gpurunner: features: *system-linux*",
