@@ -572,6 +572,7 @@ class CudaRuntimeProvider(Provider):
         self._context = None
         self._run = _RunState()
         self._state_lock = threading.RLock()
+        self._load_lock = threading.Lock()
         # (context generation, image digest) -> (CUmodule, KernelImage | None)
         self._modules: dict[tuple[int, str], tuple[int, KernelImage | None]] = {}
         self._module_refs: dict[int, int] = {}
@@ -821,7 +822,15 @@ class CudaRuntimeProvider(Provider):
             return 0
 
     def load_image(self, image: bytes) -> int:
-        """CUmodule for an image in the current run's context (compiling through the cache)."""
+        """CUmodule for an image in the current run's context (compiling through the cache).
+
+        Loads are serialised: async tasks launching the same kernel for the first
+        time at once must share one module (and one compilation), not race.
+        """
+        with self._load_lock:
+            return self._load_image(image)
+
+    def _load_image(self, image: bytes) -> int:
         from runner_core.targets import cuda
 
         ctx = self._context
