@@ -100,9 +100,10 @@ class _Object:
         return self.state != UNAVAILABLE
 
 
-def _threads() -> int:
+def _threads(env=None) -> int:
+    """Worker threads: ``GPURUNNER_ASYNC_THREADS``, else one per CPU (at least 2)."""
     try:
-        n = int(os.environ.get("GPURUNNER_ASYNC_THREADS", "0"))
+        n = int((os.environ if env is None else env).get("GPURUNNER_ASYNC_THREADS", "0"))
     except ValueError:
         n = 0
     return n if n > 0 else max(os.cpu_count() or 1, 2)
@@ -124,6 +125,7 @@ class AsyncRuntime(Provider):
         self._failure: str | None = None
         self._rng: random.Random | None = None
         self._max_delay = 0.0
+        self._threads_wanted = _threads()
         self._callbacks: list = []
 
     # -- Provider ---------------------------------------------------------------
@@ -150,7 +152,7 @@ class AsyncRuntime(Provider):
             "mlirAsyncRuntimeAwaitTokenAndExecute": self._await_and_execute,
             "mlirAsyncRuntimeAwaitValueAndExecute": self._await_and_execute,
             "mlirAsyncRuntimeAwaitAllInGroupAndExecute": self._await_and_execute,
-            "mlirAsyncRuntimGetNumWorkerThreads": _threads,
+            "mlirAsyncRuntimGetNumWorkerThreads": lambda: self._threads_wanted,
             "mlirAsyncRuntimePrintCurrentThreadId": self._print_thread_id,
         }
         syms = {}
@@ -161,14 +163,17 @@ class AsyncRuntime(Provider):
         return syms
 
     def start_run(self, run) -> None:
+        # Contract 3: the run's environment, not the process's, configures it.
+        env = dict(getattr(run, "env", None) or os.environ)
         self.drain()
         with self._cv:
             self._objects.clear()
             self._failure = None
-            seed = os.environ.get("GPURUNNER_PERTURB", "").strip()
+            self._threads_wanted = _threads(env)
+            seed = env.get("GPURUNNER_PERTURB", "").strip()
             self._rng = random.Random(seed) if seed else None
             try:
-                self._max_delay = float(os.environ.get("GPURUNNER_PERTURB_MAX_US", "200")) / 1e6
+                self._max_delay = float(env.get("GPURUNNER_PERTURB_MAX_US", "200")) / 1e6
             except ValueError:
                 self._max_delay = 200e-6
 
@@ -289,17 +294,18 @@ class AsyncRuntime(Provider):
         self._cv.notify_all()
 
     def _ensure_workers(self) -> None:
-        want = _threads()
+        want = self._threads_wanted
         while len(self._workers) < want:
-            t = threading.Thread(target=self._worker, name=f"gpurunner-async-{len(self._workers)}",
-                                 daemon=True)
+            t = threading.Thread(target=self._worker, args=(len(self._workers),),
+                                 name=f"gpurunner-async-{len(self._workers)}", daemon=True)
             self._workers.append(t)
             t.start()
 
-    def _worker(self) -> None:
+    def _worker(self, index: int) -> None:
+        # Workers beyond this run's count (GPURUNNER_ASYNC_THREADS) stay idle.
         while True:
             with self._cv:
-                self._cv.wait_for(lambda: bool(self._queue))
+                self._cv.wait_for(lambda: bool(self._queue) and index < self._threads_wanted)
                 task = self._queue.popleft()
                 self._running += 1
                 delay = self._rng.random() * self._max_delay if self._rng is not None else 0.0

@@ -204,9 +204,10 @@ class _LoadedModule:
         self.token = ctypes.c_int64(0)  # its address is the module handle
 
 
-def _workers() -> int:
+def _workers(env=None) -> int:
+    """OS threads running the blocks of a launch: ``GPURUNNER_CPU_THREADS`` or one per CPU."""
     try:
-        n = int(os.environ.get("GPURUNNER_CPU_THREADS", "0"))
+        n = int((os.environ if env is None else env).get("GPURUNNER_CPU_THREADS", "0"))
     except ValueError:
         n = 0
     return n if n > 0 else (os.cpu_count() or 1)
@@ -231,6 +232,7 @@ class CpuGpuRuntime(Provider):
         self._run_error: str | None = None
         self._pool: ThreadPoolExecutor | None = None
         self._callbacks: list = []
+        self._env: dict = dict(os.environ)
 
     # -- Provider -------------------------------------------------------------
     def build_symbols(self):
@@ -252,6 +254,8 @@ class CpuGpuRuntime(Provider):
         return dict(self._shim.addresses)
 
     def start_run(self, run) -> None:
+        # Contract 3: the run's environment, not the process's, configures it.
+        self._env = dict(getattr(run, "env", None) or os.environ)
         self._run_error = None
 
     def finish_run(self, run) -> None:
@@ -281,7 +285,7 @@ class CpuGpuRuntime(Provider):
         from runner_core.targets.cpu_kernel import KERNEL_OPT_LEVEL
         from runner_core.targets.host import compile_ir
 
-        rt = fibers.runtime()
+        rt = fibers.runtime(env=self._env)
         # Kernels link against one runtime (context-switch mode, stack size).
         key = f"{rt.mode}:{rt.stack}:" + hashlib.sha256(text.encode()).hexdigest()
         with self._state_lock:
@@ -339,7 +343,7 @@ class CpuGpuRuntime(Provider):
         if self._pool is None:
             with self._state_lock:
                 if self._pool is None:
-                    self._pool = ThreadPoolExecutor(max_workers=max(_workers() - 1, 1),
+                    self._pool = ThreadPoolExecutor(max_workers=max(os.cpu_count() or 1, 2),
                                                     thread_name_prefix="gpurunner-cpu-block")
         return self._pool
 
@@ -366,7 +370,11 @@ class CpuGpuRuntime(Provider):
         launch[L.L_KDESC] = fn
         launch[L.L_TOTAL] = gx * gy * gz
         serial = bool(kernel.flags & L.FLAG_SERIAL)
-        n = 1 if serial else max(1, min(_workers(), gx * gy * gz))
+        total = gx * gy * gz
+        n = 1 if serial else max(1, min(_workers(self._env), total))
+        # Claim several blocks at a time when there are many: the shared counter's
+        # cache line would otherwise bounce between workers for every tiny block.
+        launch[L.L_CHUNK] = max(1, min(64, total // (n * 16)))
         workers = [(ctypes.c_int64 * L.WORKER_SLOTS)() for _ in range(n)]
         for w in workers:
             w[L.W_LAUNCH] = ctypes.addressof(launch)

@@ -9,9 +9,12 @@ JIT-compiles.
 
 Code shape, per kernel ``@k``:
 
-* ``@k(ptr block, i64 tx, i64 ty, i64 tz, <expanded args>)`` - the kernel body
-  for one GPU thread; ids come from the hidden parameters and the block
-  record (:mod:`runner_core.targets.cpu.layout`).
+* ``@k(ptr block, <hidden>, <expanded args>)`` - the kernel body for one GPU
+  thread.  The hidden parameters are the thread id, block id, block and grid
+  sizes, shared and dynamic shared memory (:data:`HIDDEN_FIELDS`): plain values,
+  loaded from the block record (:mod:`runner_core.targets.cpu.layout`) by the
+  caller, so nothing in the body has to be reloaded after a store to a memref
+  LLVM cannot prove distinct from the record (the loop path vectorises).
 * ``@k.block(ptr block, ptr params)`` for kernels that never synchronise:
   arguments unpacked once, then a loop nest over the block's threads calling
   ``@k`` (inlined by LLVM), or ``@k.thread(ptr block, i64 tx, ty, tz, ptr
@@ -54,6 +57,19 @@ VOID = ir.VoidType()
 TARGET_NAME = "cpu-kernel"
 KERNEL_OPT_LEVEL = 2  # kernels are optimised whatever -O the host code gets (ptxas does too)
 MAX_THREADS_PER_BLOCK = 1024
+# Block-record fields passed to kernel bodies as parameters (after the block pointer
+# and the three thread ids), in this order.
+HIDDEN_FIELDS = (L.B_BID, L.B_BID + 1, L.B_BID + 2, L.B_BDIM, L.B_BDIM + 1, L.B_BDIM + 2,
+                 L.B_GDIM, L.B_GDIM + 1, L.B_GDIM + 2, L.B_SHARED, L.B_DYN, L.B_DYN_SIZE)
+_PTR_FIELDS = (L.B_SHARED, L.B_DYN)
+
+
+def _field_type(idx: int) -> ir.Type:
+    return PTR if idx in _PTR_FIELDS else I64
+
+
+def _hidden_types() -> list[ir.Type]:
+    return [PTR, I64, I64, I64] + [_field_type(i) for i in HIDDEN_FIELDS]
 
 
 @cache
@@ -75,8 +91,10 @@ class CpuKernelHooks(KernelHooks):
     def __init__(self):
         self.static_bytes = 0
         self.gpu_module = None
-        self._hidden: dict[int, tuple[ir.Value, list[ir.Value]]] = {}
+        # kernel function -> (block pointer, thread ids, {field slot: value})
+        self._hidden: dict[int, tuple[ir.Value, list[ir.Value], dict[int, ir.Value]]] = {}
         self._block_ptr: dict[int, ir.Value] = {}
+        self._fields: dict[tuple[int, int], ir.Value] = {}
 
     def target_description(self) -> TargetDescription:
         return cpu_kernel_target()
@@ -88,7 +106,7 @@ class CpuKernelHooks(KernelHooks):
     def declare_function(self, ctx, op, name, fnty, kernel):
         if not kernel:
             return ir.Function(ctx.module, fnty, name)
-        hidden = [PTR, I64, I64, I64]
+        hidden = _hidden_types()
         fn = ir.Function(ctx.module, ir.FunctionType(fnty.return_type, hidden + list(fnty.args)),
                          name)
         fn.linkage = "internal"
@@ -98,8 +116,10 @@ class CpuKernelHooks(KernelHooks):
         args = list(fn.args)
         if not kernel:
             return args
-        self._hidden[id(fn)] = (args[0], args[1:4])
-        return args[4:]
+        n = len(_hidden_types())
+        fields = dict(zip(HIDDEN_FIELDS, args[4:n], strict=True))
+        self._hidden[id(fn)] = (args[0], args[1:4], fields)
+        return args[n:]
 
     def _block(self, ctx) -> ir.Value:
         """The block record: a hidden parameter in kernels, the runtime's pthread key else."""
@@ -117,9 +137,24 @@ class CpuKernelHooks(KernelHooks):
         return cached
 
     def _slot(self, ctx, idx: int, ty=I64) -> ir.Value:
-        bld = ctx.builder
-        return bld.load(bld.gep(self._block(ctx), [ir.Constant(I64, idx)], source_etype=I64),
-                        typ=ty)
+        """A field of the block record, read once at the top of the function.
+
+        Every field a kernel reads (ids, sizes, shared memory) is fixed while the
+        block runs, and reading it up front keeps LLVM from reloading it after each
+        store to a memref it cannot prove distinct (which defeats vectorisation).
+        """
+        fn = ctx.function
+        hidden = self._hidden.get(id(fn))
+        if hidden is not None and idx in hidden[2]:
+            return hidden[2][idx]
+        key = (id(fn), idx)
+        cached = self._fields.get(key)
+        if cached is None:
+            blk = self._block(ctx)
+            ab = ir.IRBuilder(fn.blocks[0])
+            cached = ab.load(ab.gep(blk, [ir.Constant(I64, idx)], source_etype=I64), typ=ty)
+            self._fields[key] = cached
+        return cached
 
     # -- ids ------------------------------------------------------------------
     def thread_id(self, ctx, dim):
@@ -191,7 +226,16 @@ class CpuKernelHooks(KernelHooks):
             if "gpu.printf" in reach:
                 flags |= L.FLAG_SERIAL
             self.descriptors[k.name] = flags
-            _emit_entry_points(ctx, k, flags, self.static_bytes)
+            # Device functions read the running thread's id from the block record;
+            # without calls the loop path need not keep it there (and stays vectorisable).
+            _emit_entry_points(ctx, k, flags, self.static_bytes,
+                               publish_tid="func.call" in reach)
+
+
+def _record_fields(bld: ir.IRBuilder, blk: ir.Value) -> list[ir.Value]:
+    """The hidden field values of a kernel body, read from the block record."""
+    return [bld.load(bld.gep(blk, [ir.Constant(I64, i)], source_etype=I64), typ=_field_type(i))
+            for i in HIDDEN_FIELDS]
 
 
 def _unpack_params(bld: ir.IRBuilder, params: ir.Value, types: list[ir.Type]) -> list[ir.Value]:
@@ -202,7 +246,8 @@ def _unpack_params(bld: ir.IRBuilder, params: ir.Value, types: list[ir.Type]) ->
     return out
 
 
-def _emit_entry_points(ctx, k: KernelInfo, flags: int, static_bytes: int) -> None:
+def _emit_entry_points(ctx, k: KernelInfo, flags: int, static_bytes: int,
+                       publish_tid: bool = True) -> None:
     mod = ctx.module
     body = k.function
     if flags & L.FLAG_FIBERS:
@@ -210,7 +255,8 @@ def _emit_entry_points(ctx, k: KernelInfo, flags: int, static_bytes: int) -> Non
         fn.linkage = "internal"
         bld = ir.IRBuilder(fn.append_basic_block("entry"))
         blk, tx, ty, tz, params = fn.args
-        bld.call(body, [blk, tx, ty, tz, *_unpack_params(bld, params, k.arg_types)])
+        fields = _record_fields(bld, blk)
+        bld.call(body, [blk, tx, ty, tz, *fields, *_unpack_params(bld, params, k.arg_types)])
         bld.ret_void()
         block_fn, thread_fn = None, fn
     else:
@@ -219,6 +265,7 @@ def _emit_entry_points(ctx, k: KernelInfo, flags: int, static_bytes: int) -> Non
         bld = ir.IRBuilder(fn.append_basic_block("entry"))
         blk, params = fn.args
         args = _unpack_params(bld, params, k.arg_types)
+        fields = _record_fields(bld, blk)
 
         def slot(i):
             return bld.gep(blk, [ir.Constant(I64, i)], source_etype=I64)
@@ -239,9 +286,10 @@ def _emit_entry_points(ctx, k: KernelInfo, flags: int, static_bytes: int) -> Non
             bld.position_at_end(loop_body)
             ids[d] = iv
             if d == 0:
-                for dd in range(3):
-                    bld.store(ids[dd], slot(L.B_CUR_TID + dd))
-                bld.call(body, [blk, ids[0], ids[1], ids[2], *args])
+                if publish_tid:
+                    for dd in range(3):
+                        bld.store(ids[dd], slot(L.B_CUR_TID + dd))
+                bld.call(body, [blk, ids[0], ids[1], ids[2], *fields, *args])
             else:
                 level(d - 1)
             iv.add_incoming(bld.add(iv, ir.Constant(I64, 1)), bld.block)

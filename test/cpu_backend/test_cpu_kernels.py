@@ -110,6 +110,10 @@ def test_fiber_context_switch_modes_agree(name):
     uctx = run(INTEGRATION / name, env={"GPURUNNER_CPU_FIBERS": "ucontext"})
     assert asm.returncode == 0 and uctx.returncode == 0, (asm.stderr, uctx.stderr)
     assert masked(asm.stdout) == masked(uctx.stdout)
+    from runner_core.runtime.cpu_gpu import PROVIDER
+
+    modes = {key.split(":", 1)[0] for key in PROVIDER._compiled}
+    assert {"asm", "ucontext"} <= modes  # both runtimes really ran kernels
 
 
 def test_kernels_without_synchronisation_run_as_loops_others_as_fibers():

@@ -61,16 +61,19 @@ EXPORTS = ("gpurunner_cpu_current_block", "gpurunner_cpu_barrier", "gpurunner_cp
            "gpurunner_cpu_run_blocks", "gpurunner_cpu_release")
 
 
-def default_mode() -> str:
-    forced = os.environ.get("GPURUNNER_CPU_FIBERS", "").strip()
+def default_mode(env=None) -> str:
+    """``GPURUNNER_CPU_FIBERS`` (asm | ucontext) from ``env`` (default: the process's)."""
+    forced = (os.environ if env is None else env).get("GPURUNNER_CPU_FIBERS", "").strip()
     if forced in ("asm", "ucontext"):
         return forced
     return "asm" if platform.machine() in ("x86_64", "AMD64") else "ucontext"
 
 
-def stack_bytes() -> int:
+def stack_bytes(env=None) -> int:
+    """Usable stack per GPU thread: ``GPURUNNER_CPU_STACK_KB`` (default 128 KiB)."""
     try:
-        kb = int(os.environ.get("GPURUNNER_CPU_STACK_KB", DEFAULT_STACK_KB))
+        kb = int((os.environ if env is None else env).get("GPURUNNER_CPU_STACK_KB",
+                                                          DEFAULT_STACK_KB))
     except ValueError:
         kb = DEFAULT_STACK_KB
     return max(16, kb) * 1024
@@ -620,13 +623,26 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     h.b.branch(claim)
     h.at(claim)
     total = h.ld(launch, L.L_TOTAL)
+    chunk = h.ld(launch, L.L_CHUNK)
     failed = h.b.load_atomic(h.slot(launch, L.L_FAILED), "monotonic", 8, typ=I64)
-    b_idx = h.b.atomic_rmw("add", h.slot(launch, L.L_NEXT), h.c(1), "monotonic")
+    first = h.b.atomic_rmw("add", h.slot(launch, L.L_NEXT), chunk, "monotonic")
     stop = h.b.or_(h.b.icmp_unsigned("!=", failed, h.c(0)),
-                   h.b.icmp_unsigned(">=", b_idx, total))
+                   h.b.icmp_unsigned(">=", first, total))
     run, done = h.block("run"), h.block("done")
     h.b.cbranch(stop, done, run)
     h.at(run)
+    end = h.b.add(first, chunk)
+    end = h.b.select(h.b.icmp_unsigned(">", end, total), total, end)
+    claimed = h.b.block
+    next_b = h.block("next_block")
+    h.b.branch(next_b)
+    h.at(next_b)
+    b_idx = h.b.phi(I64)
+    b_idx.add_incoming(first, claimed)
+    one = h.block("one")
+    h.b.cbranch(h.b.icmp_unsigned("<", b_idx, end), one, claim)
+    h.at(one)
+    after_one = h.block("after_one")
     bidx = [h.b.urem(b_idx, gx), h.b.urem(h.b.udiv(b_idx, gx), gy),
             h.b.udiv(b_idx, h.b.mul(gx, gy))]
     for d in range(3):
@@ -636,14 +652,17 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     h.at(fast)
     bfnty = ir.FunctionType(VOID, [PTR, PTR])
     h.b.call(_Callee(h.ld(kdesc, L.K_BLOCK_FN, PTR), bfnty), [blk, h.ld(blk, L.B_PARAMS, PTR)])
-    h.b.branch(claim)
+    h.b.branch(after_one)
     h.at(slow)
     status = h.b.call(run_fibers, [worker, blk])
     ok, bad = h.block("ok"), h.block("bad")
     h.b.cbranch(h.b.icmp_unsigned("==", status, h.c(0)), ok, bad)
     h.at(ok)
     h.st(ir.Constant(PTR, None), blk, L.B_SCHED)
-    h.b.branch(claim)
+    h.b.branch(after_one)
+    h.at(after_one)
+    b_idx.add_incoming(h.b.add(b_idx, h.c(1)), after_one)
+    h.b.branch(next_b)
     h.at(bad)
     # Record who waited where, for the provider's message.
     fibers = h.ld(worker, L.W_FIBERS, PTR)
@@ -742,12 +761,13 @@ def _pthread_key() -> int:
     return _key
 
 
-def runtime(mode: str | None = None) -> Runtime:
-    """The runtime for ``mode`` (default: :func:`default_mode`), compiled once per process."""
+def runtime(mode: str | None = None, env=None) -> Runtime:
+    """The runtime for ``mode`` (default: :func:`default_mode` of ``env``), compiled once
+    per process and configuration."""
     from runner_core.targets.host import compile_ir
 
-    mode = mode or default_mode()
-    stack = stack_bytes()
+    mode = mode or default_mode(env)
+    stack = stack_bytes(env)
     with _lock:
         rt = _runtimes.get((mode, stack))
         if rt is None:

@@ -43,6 +43,7 @@ L_NEXT = 9         # next linear block index to claim (atomic)
 L_TOTAL = 10       # number of blocks
 L_FAILED = 11      # set (atomic) when a block could not complete
 L_FAILED_BLOCK = 12
+L_CHUNK = 13       # blocks claimed at a time (amortises the shared counter)
 LAUNCH_SLOTS = 16
 
 # Worker record: what one OS thread allocated for a launch (freed by release()).
