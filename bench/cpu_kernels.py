@@ -247,7 +247,7 @@ def machine() -> str:
     except OSError:
         pass
     try:
-        load = ", load average %.1f while measuring" % os.getloadavg()[0]
+        load = f", load average {os.getloadavg()[0]:.1f} while measuring"
     except OSError:
         load = ""
     return f"{cpu}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}{load}"
@@ -278,7 +278,7 @@ def main() -> None:
               "swapcontext makes a signal-mask system call on every switch, which dominates "
               "(about 1.3 million switches here).  The first launch also compiles the fiber "
               "runtime (once per process) and the kernel module.", "",
-              f"## Elementwise c = 2a + b, 2^24 f32 elements", "",
+              "## Elementwise c = 2a + b, 2^24 f32 elements", "",
               "| | time | elements/s |", "| --- | --- | --- |",
               f"| kernel on the CPU backend (blocks of 256) | {ew['kernel_s'] * 1e3:.1f} ms | "
               f"{ew['kernel_eps']:.3g} |",
