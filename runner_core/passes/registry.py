@@ -82,6 +82,7 @@ def _ensure_builtins() -> None:
     if not _BUILTINS_LOADED:
         _BUILTINS_LOADED = True
         from runner_core.passes import builtin_passes  # noqa: F401  (registers on import)
+        from runner_core.passes import async_parallel_for  # noqa: F401  (async preparation)
 
 
 def lookup_pass(name: str) -> PassInfo:

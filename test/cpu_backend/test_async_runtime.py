@@ -13,6 +13,7 @@ pytestmark = pytest.mark.integration
 # Programs whose output is fully determined (no failure expected).
 ASYNC_PROGRAMS = ["async_fork_join.mlir", "async_values.mlir", "async_groups.mlir",
                   "async_concurrency.mlir"]
+PARALLEL_FOR = "async_parallel_for.mlir"  # needs the async-parallel-for pass first
 GPU_ASYNC_PROGRAMS = ["async_gpu_tokens.mlir"]
 
 
@@ -46,12 +47,12 @@ def test_errors_behave_alike_on_both_runtimes(entry):
         assert b"consumer continued" not in res.stdout
 
 
-def _upstream_output(path) -> bytes | None:
+def _upstream_output(path, *first: str) -> bytes | None:
     opt, runner = LLVM_BIN / "mlir-opt", LLVM_BIN / "mlir-runner"
     if not (opt.exists() and runner.exists()):
         return None
     lowered = subprocess.run(
-        [str(opt), str(path), "-async-to-async-runtime", "-async-runtime-ref-counting",
+        [str(opt), str(path), *first, "-async-to-async-runtime", "-async-runtime-ref-counting",
          "-convert-async-to-llvm", "-convert-scf-to-cf", "-convert-to-llvm",
          "-reconcile-unrealized-casts"], capture_output=True, timeout=120, check=True).stdout
     libs = ",".join(str(LLVM_LIB / f"lib{n}.so")
@@ -69,6 +70,16 @@ def test_same_output_as_upstream_mlir_runner(name):
     if expected is None:
         pytest.skip("upstream mlir-opt/mlir-runner 22 not installed")
     ours = run(INTEGRATION / name, libs=ASYNC_LIBS)
+    assert ours.returncode == 0, ours.stderr.decode()
+    assert masked(ours.stdout) == masked(expected)
+
+
+def test_async_parallel_for_matches_upstreams_pass():
+    expected = _upstream_output(INTEGRATION / PARALLEL_FOR, "-async-parallel-for")
+    if expected is None:
+        pytest.skip("upstream mlir-opt/mlir-runner 22 not installed")
+    ours = run(INTEGRATION / PARALLEL_FOR, "--pass-pipeline=builtin.module(async-parallel-for)",
+               libs=ASYNC_LIBS)
     assert ours.returncode == 0, ours.stderr.decode()
     assert masked(ours.stdout) == masked(expected)
 
