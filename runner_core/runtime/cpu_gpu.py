@@ -195,6 +195,11 @@ class KernelEntry:
     name: str
     flags: int
     static_bytes: int
+    where: str = ""  # launch sites, "file:line:col[, ...]"
+
+    def prefix(self) -> str:
+        """``file:line:col: `` of the (first) launch site, for diagnostics."""
+        return f"{self.where.split(', ')[0]}: " if self.where else ""
 
 
 class _LoadedModule:
@@ -316,8 +321,9 @@ class CpuGpuRuntime(Provider):
         with self._state_lock:
             self._modules[handle] = mod
             for name, addr in kernels.items():
-                k = (ctypes.c_int64 * 5).from_address(addr)
-                self._kernels[addr] = KernelEntry(name, k[L.K_FLAGS], k[L.K_STATIC])
+                k = (ctypes.c_int64 * 6).from_address(addr)
+                where = ctypes.string_at(k[L.K_WHERE]).decode() if k[L.K_WHERE] else ""
+                self._kernels[addr] = KernelEntry(name, k[L.K_FLAGS], k[L.K_STATIC], where)
         return handle
 
     def _module_unload(self, handle) -> None:
@@ -358,8 +364,8 @@ class CpuGpuRuntime(Provider):
         grid, block = (gx, gy, gz), (bx, by, bz)
         problem = _check_config(grid, block, smem)
         if problem:
-            self._fail(f"error: launch of GPU kernel @{kernel.name} with grid {grid} and "
-                       f"block {block}: {problem}")
+            self._fail(f"{kernel.prefix()}error: launch of GPU kernel @{kernel.name} with grid "
+                       f"{grid} and block {block}: {problem}")
             return 1
         launch = (ctypes.c_int64 * L.LAUNCH_SLOTS)()
         for d in range(3):
@@ -386,7 +392,9 @@ class CpuGpuRuntime(Provider):
         for f in futures:
             f.result()
         if failures or launch[L.L_FAILED]:
-            msg = failures[0] if failures else "error: GPU kernel failed"
+            msg = failures[0] if failures else "error: GPU kernel @{kernel} failed"
+            if msg.startswith("error:"):
+                msg = kernel.prefix() + msg
             self._fail(msg.replace("{kernel}", kernel.name))
             return 1
         return 0

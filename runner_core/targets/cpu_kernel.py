@@ -229,7 +229,8 @@ class CpuKernelHooks(KernelHooks):
             # Device functions read the running thread's id from the block record;
             # without calls the loop path need not keep it there (and stays vectorisable).
             _emit_entry_points(ctx, k, flags, self.static_bytes,
-                               publish_tid="func.call" in reach)
+                               publish_tid="func.call" in reach,
+                               launch_sites=tuple(launch_sites(self.gpu_module, k.name)))
 
 
 def _record_fields(bld: ir.IRBuilder, blk: ir.Value) -> list[ir.Value]:
@@ -247,7 +248,7 @@ def _unpack_params(bld: ir.IRBuilder, params: ir.Value, types: list[ir.Type]) ->
 
 
 def _emit_entry_points(ctx, k: KernelInfo, flags: int, static_bytes: int,
-                       publish_tid: bool = True) -> None:
+                       publish_tid: bool = True, launch_sites: tuple[str, ...] = ()) -> None:
     mod = ctx.module
     body = k.function
     if flags & L.FLAG_FIBERS:
@@ -299,20 +300,45 @@ def _emit_entry_points(ctx, k: KernelInfo, flags: int, static_bytes: int,
         level(2)
         bld.ret_void()
         block_fn, thread_fn = fn, None
-    data = bytearray(k.name.encode() + b"\0")
-    name = ir.GlobalVariable(mod, ir.ArrayType(ir.IntType(8), len(data)),
-                             mod.get_unique_name("kernel_name"))
-    name.linkage = "private"
-    name.global_constant = True
-    name.initializer = ir.Constant(ir.ArrayType(ir.IntType(8), len(data)), data)
-    desc_t = ir.LiteralStructType([PTR, PTR, I64, I64, PTR])
+    name = _c_string(mod, k.name, "kernel_name")
+    where = _c_string(mod, ", ".join(launch_sites), "kernel_launches")
+    desc_t = ir.LiteralStructType([PTR, PTR, I64, I64, PTR, PTR])
     gv = ir.GlobalVariable(mod, desc_t, L.KDESC_PREFIX + k.name)
     gv.global_constant = True
     null = ir.Constant(PTR, None)
     gv.initializer = ir.Constant(desc_t, [block_fn if block_fn is not None else null,
                                           thread_fn if thread_fn is not None else null,
                                           ir.Constant(I64, static_bytes), ir.Constant(I64, flags),
-                                          name])
+                                          name, where])
+
+
+def _c_string(mod: ir.Module, text: str, name: str) -> ir.GlobalVariable:
+    data = bytearray(text.encode() + b"\0")
+    ty = ir.ArrayType(ir.IntType(8), len(data))
+    gv = ir.GlobalVariable(mod, ty, mod.get_unique_name(name))
+    gv.linkage = "private"
+    gv.global_constant = True
+    gv.initializer = ir.Constant(ty, data)
+    return gv
+
+
+def launch_sites(gpu_module_op, kernel: str) -> list[str]:
+    """Source locations of the gpu.launch_func ops of the enclosing module that launch
+    ``kernel`` of ``gpu_module_op`` (for messages about failing launches)."""
+    from runner_core.codegen.diag import op_location
+
+    top = gpu_module_op.parent_op()
+    module = gpu_module_op.sym_name.data
+    out: list[str] = []
+    if top is None:
+        return out
+    for op in top.walk():
+        if op.name == "gpu.launch_func" and op.kernel_module_name == module \
+                and op.kernel_name == kernel:
+            loc = op_location(op)
+            if loc is not None and str(loc) not in out:
+                out.append(str(loc))
+    return out
 
 
 def compile_gpu_module(gpu_module_op, *, filename: str = "", options: dict | None = None
