@@ -63,6 +63,7 @@ def test_divergent_barrier_and_shuffle_deadlock_is_reported():
     assert res.returncode != 0
     err = res.stderr.decode()
     assert "deadlocked in block (0, 0, 0)" in err, err
+    assert err.startswith("<stdin>:7:3: error:"), err  # the gpu.launch
     assert "16 thread(s) wait at gpu.barrier and 16 at a subgroup operation" in err, err
     assert b"after the launch" not in res.stdout
 
@@ -87,6 +88,7 @@ def test_too_many_threads_per_block_is_a_clean_error():
     res = run(_kernel_program("", threads=2048))
     assert res.returncode != 0
     assert "2048 threads per block; the limit is 1024" in res.stderr.decode()
+    assert res.stderr.decode().startswith("<stdin>:7:3: error: launch of GPU kernel")
     assert b"after the launch" not in res.stdout
 
 
