@@ -247,7 +247,10 @@ def _extract(ctx: LoweringContext, op) -> None:
         res = _extract_path(ctx.builder, ctx.get(op.vector), pos)
     except NotImplementedError:
         raise ctx.unsupported(op, "vector.extract with a dynamic outer position") from None
-    if isinstance(op.results[0].type, b.VectorType) and not op.results[0].type.get_shape():
+    if not isinstance(op.results[0].type, b.VectorType) and isinstance(res.type, ir.VectorType):
+        # `vector.extract %v[] : f32 from vector<f32>`: a 0-D vector is <1 x T>.
+        res = ctx.builder.extract_element(res, ir.Constant(I32, 0))
+    elif isinstance(op.results[0].type, b.VectorType) and not op.results[0].type.get_shape():
         res = splat(ctx.builder, res, ctx.convert(op.results[0].type))
     ctx.set_results(op, [res])
 

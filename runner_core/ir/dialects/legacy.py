@@ -24,6 +24,7 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
+from runner_core.ir.dialects import arith_ext
 from runner_core.ir.dialects import func_ext as func
 from runner_core.ir.dialects import memref_ext as memref
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
@@ -101,8 +102,8 @@ _TABLE: dict[str, tuple[str, Callable[[Parser], Operation]]] = {
     "return": ("func.return", _delegate(func.ReturnOp)),
     "call": ("func.call", _delegate(func.CallOp)),
     "constant": ("arith.constant", _parse_constant),
-    "cmpi": ("arith.cmpi", _parse_cmp("cmpi", _CMPI_PREDICATES, arith.CmpiOp)),
-    "cmpf": ("arith.cmpf", _parse_cmp("cmpf", _CMPF_PREDICATES, arith.CmpfOp)),
+    "cmpi": ("arith.cmpi", _parse_cmp("cmpi", _CMPI_PREDICATES, arith_ext.CmpiOp)),
+    "cmpf": ("arith.cmpf", _parse_cmp("cmpf", _CMPF_PREDICATES, arith_ext.CmpfOp)),
     "atomic_rmw": ("memref.atomic_rmw", _parse_atomic_rmw),
 }
 
@@ -140,6 +141,7 @@ _RENAMES = {
 }
 
 for _old, _cls in _RENAMES.items():
+    _cls = arith_ext.BY_NAME.get(_cls.name, _cls)  # our classes where arith_ext replaces xDSL's
     _TABLE[_old] = (_cls.name, _delegate(_cls))
 
 LEGACY_NAMES: dict[str, str] = {old: new for old, (new, _) in _TABLE.items()}

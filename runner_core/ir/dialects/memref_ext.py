@@ -354,7 +354,26 @@ class AtomicRMWOp(_x.AtomicRMWOp):
                 f"memref.atomic_rmw: expects {mt.get_num_dims()} indices, got {len(self.indices)}")
 
 
+@irdl_op_definition
+class ExtractAlignedPointerAsIndexOp(IRDLOperation):
+    """`%p = memref.extract_aligned_pointer_as_index %m : memref<4xf32> -> index`.
+
+    The aligned base pointer as an integer (for alignment checks or passing
+    to C); ranked or unranked source, as MLIR accepts.
+    """
+
+    name = "memref.extract_aligned_pointer_as_index"
+    source = operand_def(AnyMemRef)
+    aligned_pointer = result_def(IndexType)
+    traits = traits_def(NoMemoryEffect())
+    assembly_format = "$source `:` type($source) `->` type($aligned_pointer) attr-dict"
+
+    def __init__(self, source: SSAValue | Operation):
+        super().__init__(operands=[source], result_types=[IndexType()])
+
+
 _REPLACED: dict[type[Operation], type[Operation]] = {
+    _x.ExtractAlignedPointerAsIndexOp: ExtractAlignedPointerAsIndexOp,
     _x.CastOp: CastOp,
     _x.CopyOp: CopyOp,
     _x.GlobalOp: GlobalOp,
@@ -381,7 +400,6 @@ ViewOp = _x.ViewOp
 ExpandShapeOp = _x.ExpandShapeOp
 CollapseShapeOp = _x.CollapseShapeOp
 ExtractStridedMetaDataOp = _x.ExtractStridedMetaDataOp
-ExtractAlignedPointerAsIndexOp = _x.ExtractAlignedPointerAsIndexOp
 MemorySpaceCastOp = _x.MemorySpaceCastOp
 AssumeAlignmentOp = _x.AssumeAlignmentOp
 AllocaScopeOp = _x.AllocaScopeOp
