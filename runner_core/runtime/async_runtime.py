@@ -117,7 +117,12 @@ class AsyncRuntime(Provider):
 
     def __init__(self) -> None:
         super().__init__()
-        self._cv = threading.Condition()
+        # One lock; two conditions: ``_cv`` for state changes (awaiting threads,
+        # drain) and ``_work`` for idle workers, so queueing a task wakes one worker
+        # instead of every waiting thread.
+        self._lock = threading.Lock()
+        self._cv = threading.Condition(self._lock)
+        self._work = threading.Condition(self._lock)
         self._objects: dict[int, _Object] = {}
         self._queue: deque[tuple[int, int]] = deque()
         self._running = 0
@@ -291,7 +296,10 @@ class AsyncRuntime(Provider):
         else:
             self._queue.append(task)
         self._ensure_workers()
-        self._cv.notify_all()
+        if len(self._workers) > self._threads_wanted:
+            self._work.notify_all()  # some workers are idle by configuration
+        else:
+            self._work.notify()
 
     def _ensure_workers(self) -> None:
         want = self._threads_wanted
@@ -304,8 +312,8 @@ class AsyncRuntime(Provider):
     def _worker(self, index: int) -> None:
         # Workers beyond this run's count (GPURUNNER_ASYNC_THREADS) stay idle.
         while True:
-            with self._cv:
-                self._cv.wait_for(lambda: bool(self._queue) and index < self._threads_wanted)
+            with self._work:
+                self._work.wait_for(lambda: bool(self._queue) and index < self._threads_wanted)
                 task = self._queue.popleft()
                 self._running += 1
                 delay = self._rng.random() * self._max_delay if self._rng is not None else 0.0
@@ -316,7 +324,8 @@ class AsyncRuntime(Provider):
             finally:
                 with self._cv:
                     self._running -= 1
-                    self._cv.notify_all()
+                    if self._running == 0 and not self._queue:
+                        self._cv.notify_all()  # drain()
 
     def _resume(self, coro, resume) -> None:
         from runner_core.runtime.core import core
