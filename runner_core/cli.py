@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Mapping
 
 from runner_core.errors import RunnerError
-from runner_core.toolapi import ToolResult
+from runner_core.toolapi import ToolResult, recursion_headroom
 
 USAGE = """\
 OVERVIEW: gpurunner - run MLIR programs in process (mlir-runner compatible)
@@ -119,8 +119,10 @@ def _read_input(path: str | None, stdin: bytes, cwd: str) -> tuple[str, str]:
     try:
         return data.decode("utf-8"), name
     except UnicodeDecodeError as err:
-        raise RunnerError(f"{name}: error: input is not UTF-8 text (byte {err.start})") \
-            from None
+        line = data.count(b"\n", 0, err.start) + 1
+        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise RunnerError(f"{name}:{line}:{col}: error: input is not UTF-8 text (byte "
+                          f"0x{data[err.start]:02x} at offset {err.start})") from None
 
 
 def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
@@ -148,7 +150,8 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
     with capture_fds() as cap:
         try:
             text, opts.filename = _read_input(path, stdin, cwd)
-            outcome = engine.run_program(text, opts)
+            with recursion_headroom():  # deeply nested IR recurses deeply
+                outcome = engine.run_program(text, opts)
         except RunnerError as err:
             error, code = str(err), getattr(err, "exit_code", 1) or 1
         except Exception as err:  # a bug in the runner: say so, with the trace

@@ -62,6 +62,24 @@ def format_diagnostic(message: str, location: SourceLocation | None,
     head = f"{location}: {severity}: {message}" if location else f"{severity}: {message}"
     if location is None or source_line is None:
         return head
-    line = source_line.rstrip("\n")
-    caret = " " * max(location.column - 1, 0) + "^"
+    line, column = _clip(source_line.rstrip("\n"), location.column)
+    caret = " " * max(column - 1, 0) + "^"
     return f"{head}\n{line}\n{caret}"
+
+
+# Longest source line quoted whole; longer ones (minified or generated IR, one op per
+# file line not guaranteed) are cut to a window around the column, so a diagnostic
+# stays a few hundred bytes.
+MAX_QUOTED_LINE = 160
+
+
+def _clip(line: str, column: int) -> tuple[str, int]:
+    """The part of ``line`` to quote and the column of the caret in it."""
+    # Control characters would move the caret (or start new lines in a terminal).
+    line = "".join(c if c.isprintable() or c == "\t" else "?" for c in line)
+    if len(line) <= MAX_QUOTED_LINE:
+        return line, column
+    start = max(0, min(column - 1 - MAX_QUOTED_LINE // 2, len(line) - MAX_QUOTED_LINE))
+    prefix = "..." if start > 0 else ""
+    suffix = "..." if start + MAX_QUOTED_LINE < len(line) else ""
+    return prefix + line[start:start + MAX_QUOTED_LINE] + suffix, column - start + len(prefix)

@@ -198,6 +198,13 @@ def split_input(text: str) -> list[tuple[str, int]]:
 
 def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
     """Contract 1 (docs/design.md): bytes in, bytes out, never raises for bad input."""
+    from runner_core.toolapi import recursion_headroom
+
+    with recursion_headroom():  # deeply nested IR recurses deeply
+        return _tool_main(argv, stdin, env, cwd)
+
+
+def _tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
     err: list[str] = []
     try:
         o = _parse_args(argv[1:])

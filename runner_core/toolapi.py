@@ -9,7 +9,9 @@ shell can pipe them together without copying semantics.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 
@@ -41,3 +43,25 @@ def mark_process_unusable(reason: str) -> None:
 def process_unusable() -> str | None:
     """Why this process must not run further programs, or ``None``."""
     return _unusable[0] if _unusable else None
+
+
+# xDSL's parser, verifiers and printer and our code generator recurse once per
+# nesting level (about 9 Python frames per region level in the parser), so the
+# default limit of 1000 frames stops at ~110 nested scf.if.  Tools raise it for
+# the duration of a call; parse.MAX_NESTING bounds the depth an input may reach
+# (checked before parsing), which keeps the C stack needed far below 8 MiB.
+RECURSION_LIMIT = 64000
+
+
+@contextmanager
+def recursion_headroom(limit: int = RECURSION_LIMIT) -> Iterator[None]:
+    """Raise Python's recursion limit to ``limit`` while an embedded tool runs."""
+    old = sys.getrecursionlimit()
+    if old >= limit:
+        yield
+        return
+    sys.setrecursionlimit(limit)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)

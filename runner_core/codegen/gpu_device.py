@@ -875,6 +875,26 @@ def ops_reachable(gpu_module_op, kernel_name: str) -> set[str]:
     return names
 
 
+# ------------------------------------------------------- host-only operations
+# Host-side gpu ops and async ops lower to calls of the host runtimes (mgpu*,
+# mlirAsyncRuntime*).  Inside kernel code those calls cannot be linked (the CPU
+# backend's kernel loader, ptxas), so say so at code generation, with the op's place.
+KERNEL_TARGETS = ("nvptx", "cpu-kernel")
+HOST_ONLY_OPS = ("gpu.wait", "gpu.launch_func", "gpu.launch", "gpu.alloc", "gpu.dealloc",
+                 "gpu.memcpy", "gpu.memset", "gpu.host_register", "gpu.host_unregister",
+                 "async.execute", "async.await", "async.create_group", "async.add_to_group",
+                 "async.await_all")
+
+
+def _host_only(ctx, op):
+    raise ctx.unsupported(op, f"'{op.name}' inside GPU kernel code",
+                          hint="it is a host-side operation; move it out of the gpu.module")
+
+
+for _name in HOST_ONLY_OPS:
+    lowering(_name, targets=KERNEL_TARGETS)(_host_only)
+
+
 __all__ = ["KernelHooks", "KernelInfo", "KernelModule", "lower_gpu_module", "hooks_of",
            "current_gpu_func", "linear_thread_id", "block_size", "thread_id", "block_id",
            "block_dim", "grid_dim", "shuffle", "combiner", "all_reduce", "subgroup_reduce",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -18,6 +19,8 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.parser import Parser
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator
 from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Token
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
 from runner_core.errors import IRError, SourceLocation
 from runner_core.ir.context import shared_context
@@ -53,11 +56,28 @@ class SourceText:
         return IRError(message, loc, self.line(loc.line))
 
 
+class _Utf8Lexer(MLIRLexer):
+    """xDSL 0.75 lexes a string literal holding both an escape and non-ASCII text as
+    *bytes* (so ``cf.assert %c, "é\\n"`` fails to verify); MLIR reads it as a string
+    whenever its contents are valid UTF-8, and so do we."""
+
+    def _lex_string_literal(self, start_pos):
+        token = super()._lex_string_literal(start_pos)
+        if token.kind is MLIRTokenKind.BYTES_LIT:
+            try:
+                StringLiteral.from_span(token.span).bytes_contents.decode("utf-8")
+            except UnicodeDecodeError:
+                return token
+            return Token(MLIRTokenKind.STRING_LIT, token.span)
+        return token
+
+
 class _LocatingParser(Parser):
     """xDSL's parser, attaching a file:line:col location to every op it builds."""
 
     def __init__(self, ctx, source: SourceText):
         super().__init__(ctx, source.text, source.filename)
+        self._parser_state.lexer.__class__ = _Utf8Lexer  # same state, fixed string lexing
         self.source = source
         self.op_starts: list[int] = []  # offsets of the op names being parsed (innermost last)
         self.failed_op_start: int | None = None
@@ -100,16 +120,27 @@ def parse_source_ex(text: str, filename: str = "<stdin>", *, verify: bool = True
                     allow_unregistered: bool = False) -> ParseResult:
     """`parse_source`, also returning what the 2021-syntax upgrade rewrote."""
     source = SourceText(text, filename)
+    _check_nesting(source)
     ctx = shared_context(allow_unregistered=allow_unregistered)
-    parser = _LocatingParser(ctx, source)
+    try:
+        parser = _LocatingParser(ctx, source)  # lexes the first token already
+    except ParseError as e:
+        raise source.error(_readable(e.msg), e.span.start) from None
     log: list[Upgrade] = []
     token = UPGRADE_LOG.set(log)
     try:
-        module = parser.parse_module()
+        if parser._parser_state.current_token.kind is MLIRTokenKind.EOF:
+            module = ModuleOp([])  # only comments/blank: an empty module, as in MLIR
+        else:
+            module = parser.parse_module()
     except ParseError as e:
         raise _parse_error(source, parser, e) from None
     except IRError:
         raise
+    except RecursionError:
+        at = parser.failed_op_start if parser.failed_op_start is not None else _safe_pos(parser)
+        raise source.error("nested too deeply for the parser (Python recursion limit "
+                           f"{sys.getrecursionlimit()} reached)", at) from None
     except Exception as e:  # xDSL raises assorted errors from op constructors
         at = parser.failed_op_start if parser.failed_op_start is not None else _safe_pos(parser)
         raise source.error(f"{type(e).__name__}: {_clean(str(e))}", at) from None
@@ -120,8 +151,31 @@ def parse_source_ex(text: str, filename: str = "<stdin>", *, verify: bool = True
     return ParseResult(module, log, source)
 
 
+# Deepest nesting of regions, attribute lists or parenthesised types accepted.  The
+# parser and the code generator recurse per level; toolapi.recursion_headroom
+# gives them room for this many levels (measured: ~9 Python frames per level).
+MAX_NESTING = 5000
+_NESTING_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|[{}()\[\]]')
+
+
+def _check_nesting(source: SourceText) -> None:
+    """Refuse input nested deeper than MAX_NESTING, pointing at the first bracket too deep."""
+    depth = 0
+    for m in _NESTING_TOKENS.finditer(source.text):
+        c = m.group(0)
+        if c in "{([":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise source.error(f"nesting deeper than {MAX_NESTING} levels (regions, "
+                                   f"attribute lists, parenthesised types); the runner "
+                                   f"supports at most {MAX_NESTING}", m.start())
+        elif c in "})]":
+            depth = max(depth - 1, 0)
+
+
 _UNDEFINED = re.compile(r"values used but not defined: \[(.*)\]")
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
+_UNREGISTERED_ATTR = re.compile(r"'([\w$.-]+)' is not registered")
 
 
 def _parse_error(source: SourceText, parser: _LocatingParser, e: ParseError) -> IRError:
@@ -140,12 +194,30 @@ def _parse_error(source: SourceText, parser: _LocatingParser, e: ParseError) -> 
                 if dialect and dialect not in parser.ctx.registered_dialect_names
                 else "")
         return source.error(f"custom op '{name}' is unknown{hint}", at)
+    if m := _UNREGISTERED_ATTR.match(msg):
+        # xDSL reports it after the whole type/attribute (sometimes on a later line).
+        name = m.group(1)
+        end = min(max(e.span.end, e.span.start), len(source.text))
+        at = max(source.text.rfind("!" + name, 0, end), source.text.rfind("#" + name, 0, end))
+        dialect = name.split(".")[0] if "." in name else None
+        hint = (f" (the runner has no dialect '{dialect}')"
+                if dialect and dialect not in parser.ctx.registered_dialect_names else "")
+        return source.error(f"type or attribute '{name}' is unknown{hint}",
+                            at if at >= 0 else e.span.start)
     if msg.startswith("in ") or e.msg.startswith(" in "):
         # xDSL sometimes reports only the context ("in block definition").
         if e.span.start >= len(source.text.rstrip()):
             return source.error(f"unexpected end of file {msg} (missing '}}'?)", e.span.start)
         return source.error(f"unexpected '{e.span.text}' {msg}", e.span.start)
-    return source.error(msg, e.span.start)
+    return source.error(_readable(e.msg), e.span.start)
+
+
+def _readable(msg: str) -> str:
+    """Name an unprintable offending character by its code point (a BOM, a control byte)."""
+    m = re.fullmatch(r"\s*Unexpected character: (.)\s*", msg, re.S)
+    if m and not m.group(1).isprintable():
+        return f"unexpected character U+{ord(m.group(1)):04X}"
+    return _clean(msg)
 
 
 def _first_use(text: str, name: str, default: int) -> int:
@@ -171,6 +243,33 @@ def _clean(msg: str) -> str:
 
 # -- verification -----------------------------------------------------------------
 
+def walk_ops(root: Operation) -> Iterable[Operation]:
+    """``root`` and every op nested in it, in textual order, without recursion.
+
+    xDSL's ``Operation.walk`` is a chain of nested generators: each op passes
+    through one generator per enclosing region, which is quadratic (and deep
+    Python recursion) for deeply nested files.
+    """
+    stack: list[Operation] = [root]
+    while stack:
+        op = stack.pop()
+        yield op
+        inner = [o for region in op.regions for block in region.blocks for o in block.ops]
+        stack.extend(reversed(inner))
+
+
+_ISOLATED: dict[type, bool] = {}
+
+
+def _isolated(op: Operation) -> bool:
+    """IsolatedFromAbove, cached per op class (traits are class-level; lookups are slow)."""
+    cls = type(op)
+    known = _ISOLATED.get(cls)
+    if known is None:
+        known = _ISOLATED[cls] = op.has_trait(IsolatedFromAbove)
+    return known
+
+
 def op_location(op: Operation) -> SourceLocation | None:
     loc = op.location
     if isinstance(loc, FileLineColLoc):
@@ -191,17 +290,16 @@ def verify_module(module: Operation, source: SourceText | None = None) -> None:
     xDSL's own `verify()` reports failures by printing the whole module; this
     walks ops itself so the message is one op, one location.
     """
-    order: dict[Operation, int] = {}
-    for block in _walk_blocks(module):
-        for i, op in enumerate(block.ops):
-            order[op] = i
-    for op in module.walk():
+    order = _Nesting(module)
+    for op in walk_ops(module):
         try:
             _verify_structure(op)
             op.verify_()
+            _verify_region_results(op)
             _verify_dominance(op, order)
         except VerifyException as e:
-            raise _op_error(op, _clean(str(e)), source) from None
+            raise _redefinition_error(op, str(e), source) or \
+                _op_error(op, _clean(str(e)), source) from None
         except IRError:
             raise
         except Exception as e:  # a verifier tripping over malformed IR
@@ -226,6 +324,34 @@ def _nearest_table_owner(op: Operation) -> Operation | None:
     return cur
 
 
+_REDEFINED = re.compile(r'Redefinition of symbol "(.*)"')
+
+
+def _redefinition_error(table_op: Operation, message: str,
+                        source: SourceText | None) -> IRError | None:
+    """xDSL blames the symbol table (often the implicit module, with no location);
+    MLIR points at the second definition."""
+    m = _REDEFINED.search(message)
+    if m is None:
+        return None
+    seen = 0
+    for child in _symbol_children(table_op):
+        sym = child.attributes.get("sym_name") or child.properties.get("sym_name")
+        if isinstance(sym, StringAttr) and sym.data == m.group(1):
+            seen += 1
+            if seen == 2:
+                loc = op_location(child)
+                line = source.line(loc.line) if source is not None and loc is not None else None
+                return IRError(f"redefinition of symbol named '{m.group(1)}'", loc, line)
+    return None
+
+
+def _symbol_children(op: Operation) -> list[Operation]:
+    if op.regions and op.regions[0].blocks:
+        return list(op.regions[0].blocks.first.ops)
+    return []
+
+
 def _verify_symbol_uses(module: Operation, source: SourceText | None) -> None:
     """The cross-op checks MLIR does through symbol tables (calls, launches, globals)."""
     from xdsl.dialects import func as xfunc
@@ -241,7 +367,7 @@ def _verify_symbol_uses(module: Operation, source: SourceText | None) -> None:
             tables[owner] = _symbol_table(owner)
         return tables[owner]
 
-    for op in module.walk():
+    for op in walk_ops(module):
         if isinstance(op, xfunc.CallOp):
             name = op.callee.root_reference.data
             callee = table_of(_nearest_table_owner(op)).get(name)
@@ -293,11 +419,9 @@ def _verify_launch_func(op, table_of, source: SourceText | None) -> None:
 
 
 def _walk_blocks(op: Operation) -> Iterable[Block]:
-    for region in op.regions:
-        for block in region.blocks:
-            yield block
-            for inner in block.ops:
-                yield from _walk_blocks(inner)
+    for inner in walk_ops(op):
+        for region in inner.regions:
+            yield from region.blocks
 
 
 def _verify_structure(op: Operation) -> None:
@@ -320,13 +444,97 @@ def _verify_structure(op: Operation) -> None:
                     f"block must end with a terminator, found '{last.name}'")
 
 
-def _verify_dominance(op: Operation, order: dict[Operation, int]) -> None:
+def _types(values) -> list:
+    return [v.type for v in values]
+
+
+def _check_edge(what: str, got, want) -> None:
+    have, need = _types(got), _types(want)
+    if have != need:
+        def show(ts):
+            return "(" + ", ".join(str(t) for t in ts) + ")"
+
+        raise VerifyException(f"{what} passes {show(have)} but {show(need)} expected")
+
+
+def _verify_region_results(op: Operation) -> None:
+    """What scf's region terminators pass must match where control goes (as MLIR checks
+    through RegionBranchOpInterface; xDSL 0.75 leaves these unchecked, and code
+    generation would then mix up values of different types)."""
+    name = op.name
+    if name in ("scf.if", "scf.execute_region", "scf.index_switch"):
+        for i, region in enumerate(op.regions):
+            for block in region.blocks:
+                term = block.last_op
+                if term is not None and term.name == "scf.yield":
+                    _check_edge(f"region #{i} yield", term.operands, op.results)
+    elif name == "scf.while" and len(op.regions) == 2:
+        before, after = op.regions
+        if not before.blocks or not after.blocks:
+            return
+        _check_edge("the initial operands", op.operands, before.blocks.first.args)
+        cond = before.blocks.first.last_op
+        if cond is not None and cond.name == "scf.condition":
+            passed = list(cond.operands)[1:]
+            _check_edge("'scf.condition' (to the results)", passed, op.results)
+            _check_edge("'scf.condition' (to the 'do' region)", passed,
+                        after.blocks.first.args)
+        term = after.blocks.first.last_op
+        if term is not None and term.name == "scf.yield":
+            _check_edge("the 'do' region's yield", term.operands, before.blocks.first.args)
+
+
+class _Nesting:
+    """Preorder numbering of a module's ops, so one dominance query costs O(1).
+
+    A value defined in block B is visible to a user U when U lies inside B
+    after the defining op's subtree (or anywhere in B for a block argument), or
+    in another block of B's region (a CFG region; accepted without a dominator
+    tree, as before) -- and no IsolatedFromAbove op lies between them, i.e. U
+    and B have the same isolation scope.  Walking up from U instead costs the
+    nesting depth per operand: quadratic for deeply nested files.
+    """
+
+    def __init__(self, module: Operation):
+        self.pre: dict[Operation, int] = {}
+        self.end: dict[Operation, int] = {}
+        self.span: dict[object, tuple[int, int]] = {}  # Block / Region -> preorder range
+        self.scope: dict[Block, Operation | None] = {}
+        ops = list(walk_ops(module))
+        for i, op in enumerate(ops):
+            self.pre[op] = i
+        for op in reversed(ops):  # children are numbered after their parent
+            last = self.pre[op]
+            for region in op.regions:
+                for block in region.blocks:
+                    if block.last_op is not None:
+                        last = max(last, self.end[block.last_op])
+            self.end[op] = last
+        for op in ops:
+            outer = self.scope.get(op.parent) if op.parent is not None else None
+            inner_scope = op if _isolated(op) else outer
+            for region in op.regions:
+                lo, hi = len(ops), -1
+                for block in region.blocks:
+                    self.scope[block] = inner_scope
+                    if block.first_op is not None:
+                        b_lo, b_hi = self.pre[block.first_op], self.end[block.last_op]
+                        self.span[block] = (b_lo, b_hi)
+                        lo, hi = min(lo, b_lo), max(hi, b_hi)
+                self.span[region] = (lo, hi)
+
+    def inside(self, key, index: int) -> bool:
+        lo, hi = self.span.get(key, (0, -1))
+        return lo <= index <= hi
+
+
+def _verify_dominance(op: Operation, order: _Nesting) -> None:
     for i, value in enumerate(op.operands):
         if not _dominates(value, op, order):
             raise VerifyException(f"operand #{i} does not dominate this use")
 
 
-def _dominates(value: SSAValue, user: Operation, order: dict[Operation, int]) -> bool:
+def _dominates(value: SSAValue, user: Operation, order: _Nesting) -> bool:
     if isinstance(value, OpResult):
         def_block, def_op = value.op.parent, value.op
     elif isinstance(value, BlockArgument):
@@ -335,19 +543,12 @@ def _dominates(value: SSAValue, user: Operation, order: dict[Operation, int]) ->
         return True
     if def_block is None:
         return True
-    cur: Operation | None = user
-    while cur is not None:
-        blk = cur.parent
-        if blk is def_block:
-            if def_op is None:
-                return True
-            return order.get(def_op, -1) < order.get(cur, -1)
-        if blk is None:
-            return False
-        if blk.parent is def_block.parent and blk.parent is not None:
-            return True  # another block of the same CFG region: needs a dominator tree
-        parent = blk.parent_op()
-        if parent is not None and parent.has_trait(IsolatedFromAbove):
-            return False
-        cur = parent
-    return False
+    at = order.pre.get(user)
+    if at is None or user.parent is None:
+        return False
+    if order.scope.get(user.parent) is not order.scope.get(def_block):
+        return False
+    if order.inside(def_block, at):
+        return def_op is None or at > order.end.get(def_op, len(order.pre))
+    # another block of the same CFG region: needs a dominator tree
+    return def_block.parent is not None and order.inside(def_block.parent, at)

@@ -42,6 +42,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.traits import ConstantLike, SymbolOpInterface
 
 from runner_core.ir.dialects import gpu, index_dialect, memref_ext
+from runner_core.ir.parse import walk_ops
 from runner_core.passes.registry import PassError
 
 CONTAINER_MODULE_ATTR = "gpu.container_module"
@@ -320,7 +321,7 @@ class KernelOutliningPass:
             if not top.has_trait(SymbolOpInterface) or isinstance(top, gpu.GPUModuleOp):
                 continue
             insert_before = top.next_op
-            launches = [o for o in top.walk() if isinstance(o, gpu.LaunchOp)]
+            launches = [o for o in walk_ops(top) if isinstance(o, gpu.LaunchOp)]
             for launch in launches:
                 self._outline_one(op, table, launch, insert_before)
                 modified = True
