@@ -25,6 +25,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tarfile
@@ -224,8 +225,9 @@ def run_pytest(suite: Path, jobs: int) -> tuple[dict[str, str], float, str]:
         for line in verdict_file.read_text().splitlines():
             entry = json.loads(line)
             verdicts[entry["path"]] = entry["verdict"]
-    tail = (proc.stdout + proc.stderr).strip().splitlines()[-1:] or [""]
-    return verdicts, elapsed, tail[0]
+    summary = [line for line in proc.stdout.splitlines()
+               if re.search(r"\d+ (passed|failed|skipped)", line)]
+    return verdicts, elapsed, (summary[-1].strip(" =") if summary else f"exit {proc.returncode}")
 
 
 def explain(suite: Path, path: str) -> str:

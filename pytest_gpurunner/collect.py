@@ -93,7 +93,7 @@ class MlirItem(pytest.Item):
         env.update(self.local.environment)
         env["GPURUNNER_BACKEND"] = backend
         if settings.pinned_gpu is not None:
-            env["GPURUNNER_DEVICE"] = "0"  # ordinal inside the pinned CUDA_VISIBLE_DEVICES
+            env["GPURUNNER_DEVICE"] = "0"  # the one device left in CUDA_VISIBLE_DEVICES
         env["LIT_CURRENT_TESTCASE"] = self.nodeid
         tools = settings.tools
         if self.local.tools:

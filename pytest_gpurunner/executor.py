@@ -215,7 +215,8 @@ class WorkerExecutor:
                 if result.status == "timeout":
                     # Interrupted code may have left the process in any state: replace it.
                     self._discard()
-                elif any(s.info.get("restart_process") for s in result.stages):
+                elif result.restart_reason or any(
+                        s.info.get("restart_process") for s in result.stages):
                     # A tool says the process cannot run more programs (a sticky CUDA
                     # error, runner_core.toolapi): the next job gets a fresh worker.
                     self._discard()

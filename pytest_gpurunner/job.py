@@ -138,3 +138,5 @@ class JobResult:
     failed_lineno: int | None = None
     duration: float = 0.0
     executor: str = "in-process"
+    # Set by a worker whose process a tool declared unusable (runner_core.toolapi).
+    restart_reason: str = ""

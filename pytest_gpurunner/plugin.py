@@ -122,6 +122,8 @@ def _pin_xdist_worker(config: pytest.Config) -> str | None:
     workerinput = getattr(config, "workerinput", None)
     if not workerinput or not config.getini("gpurunner_pin_gpus"):
         return None
+    if config.getoption("gpurunner_device", None) is not None:
+        return None  # the user chose the device; every worker uses it
     visible = workerinput.get("gpurunner_gpus") or []
     device = gating.worker_gpu(workerinput.get("workerid", ""), list(visible))
     if device is not None:

@@ -402,31 +402,39 @@ def _forget_resources(driver) -> None:
             interface.__init__()
 
 
-def xdsl_opt_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
-    from xdsl.xdsl_opt_main import xDSLOptMain
+_DRIVERS: dict[str, type] = {}
 
-    class OptMain(_CachedUniverseMixin, xDSLOptMain):
-        pass
+
+def _driver_class(kind: str) -> type:
+    """xDSL's driver class with the cached-universe overrides, built once per process."""
+    cls = _DRIVERS.get(kind)
+    if cls is None:
+        if kind == "opt":
+            from xdsl.xdsl_opt_main import xDSLOptMain as base
+        else:
+            from xdsl.tools.xdsl_run import xDSLRunMain as base
+        cls = type(f"Embedded{base.__name__}", (_CachedUniverseMixin, base), {})
+        _DRIVERS[kind] = cls
+    return cls
+
+
+def _xdsl_tool(kind: str, argv: list[str], stdin: bytes, env: Mapping[str, str],
+               cwd: str) -> ToolResult:
+    cls = _driver_class(kind)
 
     def body():
         with _xdsl_globals() as drivers:
-            drivers.append(OptMain.__new__(OptMain))
+            # Kept before __init__ runs, so its context can be cleaned even if __init__ fails.
+            drivers.append(cls.__new__(cls))
             drivers[0].__init__(args=argv[1:])
             drivers[0].run()
 
     return _run_main(body, argv, stdin, env, cwd)
+
+
+def xdsl_opt_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
+    return _xdsl_tool("opt", argv, stdin, env, cwd)
 
 
 def xdsl_run_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
-    from xdsl.tools.xdsl_run import xDSLRunMain
-
-    class RunMain(_CachedUniverseMixin, xDSLRunMain):
-        pass
-
-    def body():
-        with _xdsl_globals() as drivers:
-            drivers.append(RunMain.__new__(RunMain))
-            drivers[0].__init__(args=argv[1:])
-            drivers[0].run()
-
-    return _run_main(body, argv, stdin, env, cwd)
+    return _xdsl_tool("run", argv, stdin, env, cwd)

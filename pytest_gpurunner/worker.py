@@ -46,9 +46,19 @@ def main(argv: list[str]) -> int:
             write_message(result_fd, ("progress", lineno, list(args)))
 
         result = run_with_alarm(job, progress)
+        result.restart_reason = _unusable() or ""
         write_message(result_fd, ("result", result))
         sys.stdout.flush()
         sys.stderr.flush()
+
+
+def _unusable() -> str | None:
+    """Whether a tool marked this process unusable (a sticky CUDA error, say)."""
+    try:
+        from runner_core.toolapi import process_unusable
+    except ImportError:
+        return None
+    return process_unusable()
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ gpurunner_embedded_tools =
     fake-flaky = gpurunner_fake_tools:flaky
     fake-cat = gpurunner_fake_tools:cat
     fake-raise = gpurunner_fake_tools:raise_error
+    fake-poison = gpurunner_fake_tools:poison
+    fake-mark-unusable = gpurunner_fake_tools:mark_unusable
 """
 
 

@@ -61,3 +61,17 @@ def cuda_device(argv, stdin, env, cwd):
     text = (f"uuid={info.uuid}\nname={info.name}\nvisible={os.environ.get('CUDA_VISIBLE_DEVICES')}"
             f"\nbackend={env.get('GPURUNNER_BACKEND')}\nworker={env.get('PYTEST_XDIST_WORKER')}\n")
     return ToolResult(0, text.encode())
+
+
+def poison(argv, stdin, env, cwd):
+    """Fails like a sticky CUDA error would: the process must not run another test."""
+    return ToolResult(1, f"pid={os.getpid()}\n".encode(), b"sticky error\n",
+                      {"restart_process": True})
+
+
+def mark_unusable(argv, stdin, env, cwd):
+    """Marks the process unusable through runner_core.toolapi without saying so in its result."""
+    from runner_core.toolapi import mark_process_unusable
+
+    mark_process_unusable("fake sticky error")
+    return ToolResult(0, f"pid={os.getpid()}\n".encode())

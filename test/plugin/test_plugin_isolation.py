@@ -110,3 +110,15 @@ def test_unpicklable_tool_falls_back_to_in_process_and_says_so(project):
     result = run(project, "--gpurunner-executor=worker", "-v", "-rP")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["executor: in-process (could not be sent to a worker: *"])
+
+
+@pytest.mark.parametrize("first", ["not fake-poison", "fake-mark-unusable"])
+def test_a_process_declared_unusable_is_replaced_before_the_next_test(project, integration,
+                                                                      first):
+    """A sticky CUDA error poisons the whole process: the next test must get a fresh one."""
+    (integration / "a.mlir").write_text(f"// RUN: {first} > {project.path}/a.out\n")
+    (integration / "b.mlir").write_text(f"// RUN: fake-echo-env > {project.path}/b.out\n")
+    run(project).assert_outcomes(passed=2)
+    pid_a = (project.path / "a.out").read_text().split("pid=")[1].split()[0]
+    pid_b = (project.path / "b.out").read_text().split("pid=")[1].split()[0]
+    assert pid_a != pid_b
