@@ -4,6 +4,10 @@ The custom form follows mlir-opt's naming: an op of the enclosing region's
 *default dialect* is printed without its prefix (`module` at top level,
 `return` / `call` directly inside `func.func`, `return` inside `async.func`), so CHECK
 lines copied from upstream output match ours.  xDSL parses both spellings.
+
+Values are named before printing by `naming.assign_names` (mlir-opt's order
+and scopes, source names kept); a multi-result op whose results share a name
+prints as a group, `%0:2 = ...` used as `%0#0`, `%0#1`.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ import io
 
 from xdsl.ir import Operation
 from xdsl.printer import Printer
+
+from runner_core.ir.naming import assign_names
 
 # MLIR's OpAsmOpInterface::getDefaultDialect: the dialect whose prefix may be
 # left out directly inside these ops' regions.  Any other op resets it to none
@@ -27,8 +33,12 @@ class MlirPrinter(Printer):
         super().__init__(*args, **kwargs)
         self._default_dialects = ["builtin"]
         self._rename: tuple[str, str] | None = None
+        self._named = False
 
     def print_op(self, op: Operation) -> None:
+        if not self._named:  # the outermost op: name every value as mlir-opt would
+            self._named = True
+            self._ssa_values.update(assign_names(op))
         default = self._default_dialects[-1]
         dialect, _, short = op.name.partition(".")
         if not self.print_generic_format and dialect == default and short:
@@ -39,6 +49,27 @@ class MlirPrinter(Printer):
         finally:
             self._default_dialects.pop()
             self._rename = None
+
+    def _print_results(self, op: Operation) -> None:
+        """`%a, %b:2 = `: a run of results named `b#0`, `b#1` prints as one group."""
+        results = op.results
+        if not results:
+            return
+        names = [self._ssa_values.get(r) for r in results]
+        if any(n is None for n in names):
+            super()._print_results(op)
+            return
+        parts: list[str] = []
+        i = 0
+        while i < len(names):
+            base, sep, _ = names[i].partition("#")
+            n = 1
+            if sep:
+                while i + n < len(names) and names[i + n] == f"{base}#{n}":
+                    n += 1
+            parts.append(f"%{base}:{n}" if sep else f"%{base}")
+            i += n
+        self.print_string(", ".join(parts) + " = ")
 
     def print_string(self, text: str, *args, **kwargs) -> None:
         if self._rename is not None and text == self._rename[0]:
