@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["pytester"]
+# `pytester` itself is enabled by the repository's top-level conftest.py (pytest accepts
+# `pytest_plugins` only there).
 
 # Heavy third-party plug-ins installed here have nothing to do with these tests; leaving them
 # out keeps each in-process session cheap.
