@@ -212,7 +212,7 @@ def _unknown_names(command: str) -> list[str]:
 
     walk(tree)
     for word in words:
-        if any(c.isspace() for c in word):
+        if not isinstance(word, str) or any(c.isspace() for c in word):
             continue
         for match in _NAMED.finditer(word):
             name = match.group(1)
@@ -287,6 +287,10 @@ def _convert(node) -> Node:
         redirects = []
         for op, target in cmd.redirects:
             fd = op[1] if len(op) > 1 else None
+            if isinstance(target, tuple):
+                # lit's parser takes an operator as the file name: `cmd &> | next`
+                raise ValueError(f"syntax error near token '{target[0]}' (redirection "
+                                 f"'{op[0]}' needs a file name)")
             redirects.append(Redirect(op[0], fd, _word(target)))
         commands.append(Command([_word(a) for a in cmd.args], redirects))
     return Pipeline(commands)
@@ -296,6 +300,7 @@ def parse_shell(command: str, lineno: int | None = None) -> Node:
     """Parse one command line with lit's shell lexer and parser (pipefail on, as lit's default)."""
     try:
         tree = ShParser(command, False, True).parse()
+        node = _convert(tree)
     except Exception as err:  # lit's parser raises ValueError, AssertionError, IndexError...
         reason = str(err) or "malformed command"
         if isinstance(err, AttributeError) and "warning" in reason:
@@ -307,4 +312,4 @@ def parse_shell(command: str, lineno: int | None = None) -> Node:
         where = f"RUN at line {lineno}: " if lineno is not None else ""
         raise ScriptError(f"{where}shell syntax error: {reason}\n"
                           f"  command: {command}", lineno) from None
-    return _convert(tree)
+    return node

@@ -19,7 +19,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.parser import Parser
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator
 from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.lexer import Token
+from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
 from runner_core.errors import IRError, SourceLocation
@@ -56,12 +56,27 @@ class SourceText:
         return IRError(message, loc, self.line(loc.line))
 
 
+# One character (or escape) per repetition: linear.  xDSL's own pattern nests
+# quantifiers (`(?:[^"]+|...)*"`) and backtracks exponentially when the closing
+# quote is missing, so a stray `"` in a 60-character line hung the parser.
+_STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+
+
 class _Utf8Lexer(MLIRLexer):
-    """xDSL 0.75 lexes a string literal holding both an escape and non-ASCII text as
-    *bytes* (so ``cf.assert %c, "é\\n"`` fails to verify); MLIR reads it as a string
-    whenever its contents are valid UTF-8, and so do we."""
+    """xDSL's lexer with two string-literal fixes.
+
+    * An unterminated literal (or one with an invalid escape) is reported at once
+      instead of after exponential backtracking in xDSL's regular expression.
+    * xDSL 0.75 lexes a literal holding both an escape and non-ASCII text as *bytes*
+      (so ``cf.assert %c, "é\\n"`` fails to verify); MLIR reads it as a string
+      whenever its contents are valid UTF-8, and so do we.
+    """
 
     def _lex_string_literal(self, start_pos):
+        if _STRING_LITERAL.match(self.input.content, start_pos) is None:
+            raise ParseError(Span(start_pos, start_pos + 1, self.input),
+                             "string literal not closed on this line (or an invalid escape "
+                             "sequence in it; valid: \\n \\t \\\\ \\\" and two hex digits)")
         token = super()._lex_string_literal(start_pos)
         if token.kind is MLIRTokenKind.BYTES_LIT:
             try:

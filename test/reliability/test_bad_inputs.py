@@ -257,6 +257,8 @@ RUN_CASES = {
                              "unknown substitution %nosuchsub"),
     "unknown_braced_substitution": ("// RUN: %{undefined} %s\n",
                                     "unknown substitution %{undefined}"),
+    "redirect_to_operator": ("// RUN: gpurunner %s &> | FileCheck %s\n",
+                             "redirection '&>' needs a file name"),
     "unterminated_continuation": ("// RUN: gpurunner %s \\\n",
                                   "unterminated 'RUN:' directive"),
     "bad_requires": ("// RUN: true\n// REQUIRES: gpu &&& (\n", "in REQUIRES: directive"),
