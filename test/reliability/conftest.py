@@ -2,7 +2,7 @@
 
 import pytest
 
-pytest_plugins = ["pytester"]
+# pytester is enabled by the top-level conftest (pytest accepts pytest_plugins only there).
 
 # Heavy third-party plug-ins have nothing to do with pytester sessions here.
 PYTESTER_INI = "[pytest]\naddopts = -p no:benchmark -p no:hypothesispytest -p no:randomly\n"
