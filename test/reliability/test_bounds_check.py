@@ -249,8 +249,9 @@ module attributes {gpu.container_module} {
     %c4 = arith.constant 4 : index
     %len = arith.constant LEN : index
     %m = memref.alloc(%len) : memref<?xi32>
-    gpu.launch_func @kernels::@fill blocks in (%c2, %c1, %c1) threads in (%c4, %c1, %c1) args(%m : memref<?xi32>)
     %u = memref.cast %m : memref<?xi32> to memref<*xi32>
+    gpu.host_register %u : memref<*xi32>
+    gpu.launch_func @kernels::@fill blocks in (%c2, %c1, %c1) threads in (%c4, %c1, %c1) args(%m : memref<?xi32>)
     call @printMemrefI32(%u) : (memref<*xi32>) -> ()
     return
   }
