@@ -1,10 +1,19 @@
 """llvm dialect: programs (or parts) already written in MLIR's LLVM dialect.
 
 Upstream tests sometimes contain LLVM-dialect code directly (``llvm.func``,
-``llvm.mlir.global`` strings passed to ``printf``, ``llvm.call``).  These ops
-are one-to-one with LLVM IR; this module covers what xDSL's ``llvm`` dialect
-can represent.  LLVM-dialect functions use the plain C ABI (no memref
-expansion): their types already are LLVM types.
+``llvm.mlir.global`` strings passed to ``printf``, ``llvm.call``), and users
+pipe upstream's own lowering into the runner (``mlir-opt --convert-to-llvm
+... | gpurunner``), which is LLVM dialect throughout.  These ops are
+one-to-one with LLVM IR (the op set is ``runner_core.ir.dialects.llvm_ext``).
+LLVM-dialect functions use the plain C ABI (no memref expansion): their
+types already are LLVM types.
+
+Intrinsics: ``llvm.intr.X`` calls LLVM's ``llvm.X`` overloaded on the types
+LLVM mangles for it (``_INTRINSIC_RULES``), with the op's properties
+(``isVolatile``, ``alignment``, ``is_zero_poison`` ...) passed as the
+constant arguments LLVM expects.  Properties that are only hints
+(fast-math flags, GEP ``nuw``, ``volatile``/``syncscope`` of atomics,
+``weak`` cmpxchg) are dropped: the code stays correct, maybe slower.
 """
 
 from __future__ import annotations
@@ -94,8 +103,7 @@ def _declare_global(ctx: LoweringContext, op) -> None:
     gv = ir.GlobalVariable(ctx.module, gtype, name,
                            addrspace=int(space.value.data) if space is not None else 0)
     value = _prop(op, "value")
-    if op.regions and op.regions[0].blocks:
-        raise ctx.unsupported(op, "llvm.mlir.global with an initializer region")
+    has_region = bool(op.regions and op.regions[0].blocks)
     if isinstance(value, b.StringAttr):
         data = value.data.encode("latin-1", errors="surrogateescape") \
             if isinstance(value.data, str) else bytes(value.data)
@@ -106,7 +114,9 @@ def _declare_global(ctx: LoweringContext, op) -> None:
         else:
             gv.initializer = arith.scalar_constant(gtype, value.value.data)
     linkage = str(_prop(op, "linkage") or "")
-    if "external" in linkage and value is None:
+    if has_region:
+        pass  # initialised in the define phase, once every global exists
+    elif "external" in linkage and value is None:
         pass  # a declaration: resolved like an external function
     elif value is None:
         gv.initializer = ir.Constant(gtype, None)
@@ -130,7 +140,65 @@ def _flat_values(attr, ty):
     return vals * count if len(vals) == 1 and count > 1 else vals
 
 
-register_module_op("llvm.mlir.global", declare=_declare_global)
+def _define_global(ctx: LoweringContext, op) -> None:
+    """A global whose initializer is a region: evaluate it as an LLVM constant."""
+    if not (op.regions and op.regions[0].blocks):
+        return
+    gv = ctx.globals[op.sym_name.data][0]
+    gv.initializer = _constant_region(ctx, op, op.regions[0].blocks.first)
+
+
+def _aggregate_elements(c: ir.Constant) -> list[ir.Constant]:
+    t = c.type
+    elems = (list(t.elements) if isinstance(t, ir.LiteralStructType)
+             else [t.element] * t.count)
+    if isinstance(c.constant, list):
+        return list(c.constant)
+    fill = ir.Undefined if c.constant is ir.Undefined else None
+    return [ir.Constant(e, fill) for e in elems]
+
+
+def _constant_insert(agg: ir.Constant, value: ir.Constant, path: list[int]) -> ir.Constant:
+    elems = _aggregate_elements(agg)
+    i = path[0]
+    elems[i] = value if len(path) == 1 else _constant_insert(elems[i], value, path[1:])
+    return ir.Constant(agg.type, elems)
+
+
+def _constant_region(ctx: LoweringContext, global_op, block) -> ir.Constant:
+    """Fold an initializer region (constants, undef/zero, insertvalue, addressof, ...)."""
+    vals: dict = {}
+    for o in block.ops:
+        name = o.name
+        rt = ctx.convert(o.results[0].type) if o.results else None
+        if name == "llvm.return":
+            return vals[o.operands[0]]
+        if name == "llvm.mlir.constant":
+            vals[o.results[0]] = arith.constant_value(ctx, _prop(o, "value"), o.results[0].type)
+        elif name in ("llvm.mlir.undef", "llvm.mlir.poison"):
+            vals[o.results[0]] = ir.Constant(rt, ir.Undefined)
+        elif name == "llvm.mlir.zero":
+            vals[o.results[0]] = ir.Constant(rt, None)
+        elif name == "llvm.insertvalue":
+            agg, v = (vals[x] for x in o.operands)
+            pos = [int(x) for x in _prop(o, "position").get_values()]
+            vals[o.results[0]] = _constant_insert(agg, v, pos)
+        elif name == "llvm.mlir.addressof":
+            ref = _prop(o, "global_name")
+            target = ref.string_value() if hasattr(ref, "string_value") else str(ref)[1:]
+            if target in ctx.globals:
+                vals[o.results[0]] = ctx.globals[target][0]
+            elif target in ctx.functions:
+                vals[o.results[0]] = ctx.functions[target].function
+            else:
+                raise ctx.unsupported(o, f"address of unknown symbol '@{target}'")
+        else:
+            raise ctx.unsupported(o, f"'{name}' in the initializer of global "
+                                     f"@{global_op.sym_name.data}")
+    raise ctx.unsupported(global_op, "initializer region without llvm.return")
+
+
+register_module_op("llvm.mlir.global", declare=_declare_global, define=_define_global)
 
 
 # ---------------------------------------------------------------- values
@@ -178,7 +246,8 @@ for _n, _m in _BIN.items():
 _CASTS = {"llvm.sext": "sext", "llvm.zext": "zext", "llvm.trunc": "trunc",
           "llvm.fpext": "fpext", "llvm.fptrunc": "fptrunc", "llvm.sitofp": "sitofp",
           "llvm.uitofp": "uitofp", "llvm.fptosi": "fptosi", "llvm.fptoui": "fptoui",
-          "llvm.bitcast": "bitcast", "llvm.inttoptr": "inttoptr", "llvm.ptrtoint": "ptrtoint"}
+          "llvm.bitcast": "bitcast", "llvm.inttoptr": "inttoptr", "llvm.ptrtoint": "ptrtoint",
+          "llvm.addrspacecast": "addrspacecast"}
 
 
 def _cast(method):
@@ -230,7 +299,14 @@ def _load(ctx, op):
 @lowering("llvm.store")
 def _store(ctx, op):
     v, p = ctx.get_all(op.operands)
-    st = ctx.builder.store(v, p)
+    if isinstance(p.type, ir.PointerType) and not p.type.is_opaque and p.type.pointee != v.type:
+        # llvmlite types an alloca's pointer and checks it; the LLVM dialect's pointers
+        # are opaque (any value may be stored), as they are in the IR llvmlite prints.
+        st = ir.instructions.StoreInstr(ctx.builder.block, v, p)
+        st.align = None
+        ctx.builder._insert(st)
+    else:
+        st = ctx.builder.store(v, p)
     align = _prop(op, "alignment")
     if align is not None:
         st.align = int(align.value.data)
@@ -257,8 +333,10 @@ def _gep(ctx, op):
     for raw in _prop(op, "rawConstantIndices").get_values():
         idx.append(next(dyn) if raw == _GEP_DYNAMIC else ir.Constant(ir.IntType(32), int(raw)))
     etype = ctx.convert(_prop(op, "elem_type"))
-    ctx.set_results(op, [ctx.builder.gep(p, idx, inbounds=_prop(op, "inbounds") is not None,
-                                         source_etype=etype)])
+    flags = _prop(op, "noWrapFlags")
+    inbounds = _prop(op, "inbounds") is not None or (
+        isinstance(flags, b.IntegerAttr) and flags.value.data & 1)
+    ctx.set_results(op, [ctx.builder.gep(p, idx, inbounds=bool(inbounds), source_etype=etype)])
 
 
 @lowering("llvm.extractvalue")
@@ -338,53 +416,174 @@ def _call(ctx, op):
     ctx.set_results(op, [res] if op.results else [])
 
 
-def _intrinsic(ctx, op, name):
+# -------------------------------------------------------------- intrinsics
+def _flag(op, name: str, default: int = 0) -> int:
+    v = _prop(op, name)
+    if isinstance(v, b.IntegerAttr):
+        return int(v.value.data)
+    if isinstance(v, b.UnitAttr):
+        return 1
+    return default
+
+
+def _i1(v: int) -> ir.Constant:
+    return ir.Constant(ir.IntType(1), v)
+
+
+def _i32(v: int) -> ir.Constant:
+    return ir.Constant(ir.IntType(32), v)
+
+
+def _by_result(op, args, rt):
+    return [rt] if op.results else [args[0].type], args
+
+
+def _by_operand(i):
+    return lambda op, args, rt: ([args[i].type], args)
+
+
+def _by_result_and_operand(i):
+    return lambda op, args, rt: ([rt, args[i].type], args)
+
+
+def _with_flag(prop: str, make=_i1):
+    return lambda op, args, rt: ([rt], [*args, make(_flag(op, prop))])
+
+
+def _mem_transfer(op, args, rt):
+    return [a.type for a in args], [*args, _i1(_flag(op, "isVolatile"))]
+
+
+def _memset(op, args, rt):
+    return [args[0].type, args[2].type], [*args, _i1(_flag(op, "isVolatile"))]
+
+
+def _masked_load(op, args, rt):  # (ptr(s), mask, passthru) -> ptr(s), align, mask, passthru
+    return [rt, args[0].type], [args[0], _i32(_flag(op, "alignment", 1)), args[1], args[2]]
+
+
+def _masked_store(op, args, rt):  # (value, ptr(s), mask) -> value, ptr(s), align, mask
+    return [args[0].type, args[1].type], [args[0], args[1], _i32(_flag(op, "alignment", 1)),
+                                          args[2]]
+
+
+def _frexp(op, args, rt):
+    return [args[0].type, rt.elements[1]], args
+
+
+def _prefetch(op, args, rt):
+    return [args[0].type], [args[0], _i32(_flag(op, "rw")), _i32(_flag(op, "hint")),
+                            _i32(_flag(op, "cache"))]
+
+
+def _is_fpclass(op, args, rt):
+    return [args[0].type], [*args, _i32(_flag(op, "bit"))]
+
+
+# suffix of llvm.intr.X -> (overloaded types, call arguments); default: by result type.
+_INTRINSIC_RULES = {
+    **{f"{k}.with.overflow": _by_operand(0) for k in ("sadd", "uadd", "ssub", "usub", "smul",
+                                                      "umul")},
+    **{f"vector.reduce.{k}": _by_operand(0) for k in (
+        "add", "mul", "and", "or", "xor", "smax", "smin", "umax", "umin", "fmax", "fmin",
+        "fmaximum", "fminimum")},
+    "vector.reduce.fadd": _by_operand(1), "vector.reduce.fmul": _by_operand(1),
+    **{k: _by_result_and_operand(0) for k in ("lround", "llround", "lrint", "llrint",
+                                              "fptosi.sat", "fptoui.sat",
+                                              "get.active.lane.mask")},
+    "powi": _by_result_and_operand(1), "ldexp": _by_result_and_operand(1),
+    "frexp": _frexp,
+    "abs": _with_flag("is_int_min_poison"),
+    "ctlz": _with_flag("is_zero_poison"), "cttz": _with_flag("is_zero_poison"),
+    "is.fpclass": _is_fpclass,
+    "memcpy": _mem_transfer, "memmove": _mem_transfer, "memset": _memset,
+    "masked.load": _masked_load, "masked.gather": _masked_load,
+    "masked.store": _masked_store, "masked.scatter": _masked_store,
+    "prefetch": _prefetch,
+    "trap": lambda op, args, rt: ([], args), "debugtrap": lambda op, args, rt: ([], args),
+    "stacksave": lambda op, args, rt: ([PTR], args),
+    "stackrestore": lambda op, args, rt: ([PTR], args),
+}
+
+
+def _lower_intrinsic(ctx: LoweringContext, op) -> None:
+    suffix = op.name[len("llvm.intr."):]
     args = ctx.get_all(op.operands)
+    if len(op.results) > 1:
+        raise ctx.unsupported(op, f"'{op.name}' with {len(op.results)} results")
     rt = ctx.convert(op.results[0].type) if op.results else VOID
-    over = [rt] if op.results else ([args[0].type] if args else [])
-    res = ctx.intrinsic(name, rt, args, over)
+    overload, call_args = _INTRINSIC_RULES.get(suffix, _by_result)(op, args, rt)
+    res = ctx.intrinsic(f"llvm.{suffix}", rt, call_args, overload)
     ctx.set_results(op, [res] if op.results else [])
 
 
-@lowering("llvm.call_intrinsic")
-def _call_intrinsic(ctx, op):
-    name = _prop(op, "intrin").data
-    args = ctx.get_all(op.args)
-    rt = ctx.convert(op.results[0].type) if op.results else VOID
-    fn = ctx.declare(name, rt, [a.type for a in args])
-    res = ctx.builder.call(fn, args)
-    ctx.set_results(op, [res] if op.results else [])
+def _register_intrinsics() -> None:
+    from runner_core.ir.dialects.llvm_ext import INTRINSICS
+
+    for name in INTRINSICS:
+        lowering(name)(_lower_intrinsic)
 
 
-for _n in ("ceil", "copysign", "cos", "exp", "exp2", "fabs", "floor", "fma", "log", "log2",
-           "maxnum", "minnum", "pow", "sin", "sqrt"):
-    lowering(f"llvm.intr.{_n}")(lambda ctx, op, _n=_n: _intrinsic(ctx, op, f"llvm.{_n}"))
-
-
-@lowering("llvm.intr.stacksave")
-def _stacksave(ctx, op):
-    ctx.set_results(op, [ctx.intrinsic("llvm.stacksave", PTR, [], [PTR])])
-
-
-@lowering("llvm.intr.stackrestore")
-def _stackrestore(ctx, op):
-    ctx.intrinsic("llvm.stackrestore", VOID, ctx.get_all(op.operands), [PTR])
+_register_intrinsics()
 
 
 def byte_string(data: bytes) -> ir.Constant:
     return ir.Constant(ir.ArrayType(I8, len(data)), bytearray(data))
 
 
-@lowering("llvm.intr.vector.reduce.fadd", "llvm.intr.vector.reduce.fmul")
-def _vector_reduce_ordered(ctx, op):
-    start, vec = ctx.get_all(op.operands)
-    name = "llvm.vector.reduce." + op.name.rsplit(".", 1)[1]
-    ctx.set_results(op, [ctx.intrinsic(name, start.type, [start, vec], [vec.type])])
+# ------------------------------------------------------------------ atomics
+_ORDERINGS = {0: "unordered", 1: "unordered", 2: "monotonic", 4: "acquire", 5: "release",
+              6: "acq_rel", 7: "seq_cst"}
+_RMW_NAMES = {"_and": "and", "_or": "or", "_xor": "xor"}
 
 
-@lowering("llvm.intr.masked.store")
-def _masked_store(ctx, op):
-    value, ptr, mask = ctx.get_all(op.operands)
-    align = _prop(op, "alignment")
-    a = ir.Constant(ir.IntType(32), int(align.value.data) if align is not None else 1)
-    ctx.intrinsic("llvm.masked.store", VOID, [value, ptr, a, mask], [value.type, ptr.type])
+def _ordering(ctx, op, name: str) -> str:
+    v = _flag(op, name, -1)
+    if v not in _ORDERINGS:
+        raise ctx.unsupported(op, f"atomic ordering {v}")
+    return _ORDERINGS[v]
+
+
+@lowering("llvm.atomicrmw")
+def _atomicrmw(ctx, op):
+    from runner_core.ir.dialects.llvm_ext import ATOMIC_BIN_OPS
+
+    p, v = ctx.get_all(op.operands)
+    kind = ATOMIC_BIN_OPS[_flag(op, "bin_op")]
+    res = ctx.builder.atomic_rmw(_RMW_NAMES.get(kind, kind), p, v, _ordering(ctx, op, "ordering"))
+    ctx.set_results(op, [res])
+
+
+@lowering("llvm.cmpxchg")
+def _cmpxchg(ctx, op):
+    p, c, n = ctx.get_all(op.operands)
+    res = ctx.builder.cmpxchg(p, c, n, _ordering(ctx, op, "success_ordering"),
+                              _ordering(ctx, op, "failure_ordering"))
+    ctx.set_results(op, [res])
+
+
+@lowering("llvm.fence")
+def _fence(ctx, op):
+    scope = _prop(op, "syncscope")
+    ctx.builder.fence(_ordering(ctx, op, "ordering"),
+                      scope.data if isinstance(scope, b.StringAttr) and scope.data else None)
+
+
+@lowering("llvm.freeze")
+def _freeze(ctx, op):
+    (v,) = ctx.get_all(op.operands)
+    bld = ctx.builder
+    inst = ir.instructions.Instruction(bld.block, v.type, "freeze", [v])
+    bld._insert(inst)  # llvmlite has no freeze helper; the instruction prints as LLVM's
+    ctx.set_results(op, [inst])
+
+
+# ------------------------------------------------------------------- switch
+@lowering("llvm.switch")
+def _switch(ctx, op):
+    value = ctx.get(op.operands[0])
+    default = ctx.edge(op.defaultDestination, ctx.get_all(op.defaultOperands))
+    cases = [(v, ctx.edge(dest, ctx.get_all(args))) for v, dest, args in op.case_list()]
+    sw = ctx.builder.switch(value, default)
+    for v, edge in cases:
+        sw.add_case(ir.Constant(value.type, v), edge)

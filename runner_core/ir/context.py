@@ -74,7 +74,7 @@ def _index() -> Dialect:
 
 
 def _llvm() -> Dialect:
-    from xdsl.dialects.llvm import LLVM
+    from runner_core.ir.dialects.llvm_ext import LLVM
 
     return LLVM
 

@@ -10,11 +10,19 @@ from __future__ import annotations
 
 import bisect
 import re
+import struct
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FileLineColLoc,
+    IntAttr,
+    ModuleOp,
+    StringAttr,
+    UnknownLoc,
+)
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.parser import Parser
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator
@@ -87,6 +95,29 @@ class _Utf8Lexer(MLIRLexer):
         return token
 
 
+class _HexFloatElement(Parser._TensorLiteralElement):
+    """A `0x...` literal in a dense attribute: for a float element type it is the
+    bit pattern (`dense<[1.0, 0x7FC00000]> : vector<2xf32>` holds a NaN), as in
+    MLIR.  xDSL 0.75 converts the integer's *value* to float instead; upstream's
+    lowering prints such literals for every constant-folded NaN or large value."""
+
+    def to_type(self, parser, type):
+        if isinstance(type, AnyFloat) and isinstance(self.value, int):
+            return _float_from_bits(self.value, type)
+        return super().to_type(parser, type)
+
+
+def _float_from_bits(bits: int, type) -> float:
+    width = type.bitwidth
+    fmt = {16: "<e", 32: "<f", 64: "<d"}.get(width)
+    if fmt is None or type.name == "bf16":
+        if type.name == "bf16":
+            return struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0]
+        raise ValueError(f"hexadecimal literal for {type} is not supported")
+    size = width // 8
+    return struct.unpack(fmt, (bits & ((1 << width) - 1)).to_bytes(size, "little"))[0]
+
+
 class _LocatingParser(Parser):
     """xDSL's parser, attaching a file:line:col location to every op it builds."""
 
@@ -97,6 +128,12 @@ class _LocatingParser(Parser):
         self.op_starts: list[int] = []  # offsets of the op names being parsed (innermost last)
         self.failed_op_start: int | None = None
         self._file_attr = StringAttr(source.filename)
+
+    def _parse_tensor_literal_element(self):
+        element = super()._parse_tensor_literal_element()
+        if isinstance(element.value, int) and element.span.text[:2] in ("0x", "0X"):
+            return _HexFloatElement(element.is_negative, element.value, element.span)
+        return element
 
     def parse_operation(self) -> Operation:
         start = self.pos
