@@ -8,6 +8,7 @@ collects the same items.  ``runtest`` only decides what happens to it here
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import shutil
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from . import gating, report, script
+from . import gating, repeat, report, script
 from .executor import NotPicklable
 from .job import Job, JobResult, RunLine, ToolTable
 from .settings import LocalConfig
@@ -141,7 +142,12 @@ class MlirItem(pytest.Item):
 
         job = self._job(decision.backend)
         self.user_properties.append(("gpurunner_backend", decision.backend))
-        result, attempts = self._run_with_retries(job)
+        notes: list[str] = []
+        if settings.repeat > 1 and self.kind.integration:
+            result, notes = self._run_repeated(job, settings.repeat)
+            attempts = 1
+        else:
+            result, attempts = self._run_with_retries(job)
         self.user_properties.append(("gpurunner_executor", result.executor))
         if attempts > 1:
             self.user_properties.append(("gpurunner_attempts", attempts))
@@ -160,7 +166,7 @@ class MlirItem(pytest.Item):
             pytest.xfail("XFAIL: " + ", ".join(self.parsed.xfails))
         kept = str(self.test_dir) if self.test_dir.exists() else None
         raise MlirTestFailure(report.failure_text(str(self.path), self.lines, result, kept,
-                                                  attempts))
+                                                  attempts, notes))
 
     def _run_with_retries(self, job: Job) -> tuple[JobResult, int]:
         attempts = (self.parsed.allow_retries if self.parsed else 0) + 1
@@ -172,6 +178,54 @@ class MlirItem(pytest.Item):
             if result.status != "fail":
                 return result, attempt
         return result, attempts
+
+    def _run_repeated(self, job: Job, count: int) -> tuple[JobResult, list[str]]:
+        """Flake detection: ``count`` runs, 2..count perturbed; differing outputs fail here.
+
+        ALLOW_RETRIES is not applied: each run is one attempt, since a retry is
+        exactly what would hide the flake.  A timed-out run ends the series (the
+        next ones would cost as much): on run 1 the test is an ordinary timeout,
+        later it differs from run 1 and is flaky.
+        """
+        settings = self.state.settings
+        masks = settings.repeat_masks
+        configured = job.env.get(repeat.PERTURB_VAR) or None
+        runs: list[repeat.Run] = []
+        for number in range(1, count + 1):
+            seed = repeat.run_seed(self.nodeid, number)
+            run_job = job if seed is None else dataclasses.replace(
+                job, env={**job.env, repeat.PERTURB_VAR: seed})
+            if self.test_dir.exists():
+                shutil.rmtree(self.test_dir, ignore_errors=True)
+            self.test_dir.mkdir(parents=True, exist_ok=True)
+            result = self._execute(run_job)
+            runs.append(repeat.Run(number, seed, result, repeat.observe(result, masks)))
+            if result.status == "timeout":
+                break
+        verdict = repeat.judge(runs, count)
+        notes = []
+        if self.parsed is not None and self.parsed.allow_retries:
+            notes.append(f"ALLOW_RETRIES: {self.parsed.allow_retries} is not applied with "
+                         f"--gpurunner-repeat (a retry would hide a flake)")
+        if 1 < len(runs) < count:
+            notes.append(f"stopped after run {len(runs)} of {count}: it timed out")
+        self.user_properties.append(("gpurunner_repeat", f"{len(runs)} of {count} runs"))
+        if verdict.flaky:
+            self.user_properties.append(("gpurunner_flaky", verdict.summary()))
+            kept = str(self.test_dir) if self.test_dir.exists() else None
+
+            def failure_of(result: JobResult) -> str:
+                return report.failure_text(str(self.path), self.lines, result, None)
+
+            raise MlirTestFailure(repeat.flaky_text(str(self.path), self.nodeid, verdict,
+                                                    configured, failure_of, notes, kept))
+        first = runs[0].result
+        if len(runs) == 1:
+            notes.insert(0, "not repeated: the first run timed out")
+        elif first.status != "pass":
+            notes.insert(0, f"failed the same way on all {len(runs)} runs of "
+                            f"--gpurunner-repeat={count}")
+        return first, notes
 
     def _execute(self, job: Job) -> JobResult:
         executor = self.state.executor_for(self.kind.integration)

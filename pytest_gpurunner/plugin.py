@@ -191,6 +191,10 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         lines.append(f"gpurunner: no GPU ({s.gpu_note}); backend cpu; gpu policy {s.gpu_policy}: "
                      f"{what}")
     lines.append(f"gpurunner: %mlir_lib_dir={s.mlir_lib_dir} ({s.runtime_note})")
+    if s.repeat > 1:
+        lines.append(f"gpurunner: repeat: each integration test runs {s.repeat} times (runs "
+                     f"2-{s.repeat} with GPURUNNER_PERTURB=<seed>); differing outputs fail "
+                     f"as flaky")
     if config.get_verbosity() >= 1:
         lines.append("gpurunner: tool table: "
                      + ", ".join(tools.describe_table(s.tools, os.environ, str(s.rootdir))))
@@ -204,12 +208,15 @@ class _Reporter:
     def __init__(self, config: pytest.Config, state: SessionState):
         self.config = config
         self.state = state
+        self.flaky: list[tuple[str, str]] = []  # (nodeid, summary), from every xdist worker
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":
             return
         props = dict(report.user_properties)
+        if props.get("gpurunner_flaky"):
+            self.flaky.append((report.nodeid, str(props["gpurunner_flaky"])))
         where = props.get("gpurunner_gpu")
         if where in self.state.gpu_counts:
             self.state.gpu_counts[where] += 1
@@ -221,6 +228,12 @@ class _Reporter:
                 reporter.write_line(f"    {stages}")
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
+        if self.flaky:
+            terminalreporter.write_sep(
+                "=", f"gpurunner: {len(self.flaky)} flaky test(s) (outputs differ between runs "
+                     f"of --gpurunner-repeat={self.state.settings.repeat})", red=True)
+            for nodeid, summary in self.flaky:
+                terminalreporter.write_line(f"FLAKY {nodeid}: {summary}")
         counts = self.state.gpu_counts
         if not any(counts.values()):
             return

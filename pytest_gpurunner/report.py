@@ -79,7 +79,7 @@ def _input_line(stderr: str) -> int | None:
 
 
 def failure_text(path: str, lines: list[RunLine], result: JobResult, tmp_dir: str | None,
-                 attempts: int = 1) -> str:
+                 attempts: int = 1, notes: list[str] | None = None) -> str:
     by_line = {line.lineno: line for line in lines}
     line = by_line.get(result.failed_lineno) if result.failed_lineno else None
     headline, _, detail = result.message.partition("; ")
@@ -120,6 +120,8 @@ def failure_text(path: str, lines: list[RunLine], result: JobResult, tmp_dir: st
             parts.append(_indent(_numbered(text, _input_line(_text(stage.stderr)))))
         if stage.crashed:
             parts.append(f"stage {stage.index + 1} was killed by signal {-stage.raw_returncode}")
+    for note in notes or []:
+        parts.append(f"note: {note}")
     if tmp_dir:
         parts.append(f"temporary directory kept: {tmp_dir}")
     return "\n".join(parts)

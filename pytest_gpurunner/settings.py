@@ -78,6 +78,10 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--gpurunner-bounds-check", action="store_true", default=None,
                     help="embedded runner: check every memref access at run time (passed as "
                          "GPURUNNER_BOUNDS_CHECK=1; ini gpurunner_bounds_check)")
+    group.addoption("--gpurunner-repeat", type=int, default=None, metavar="N",
+                    help="flake detection: run each integration test N times (runs 2..N with "
+                         "GPURUNNER_PERTURB=<seed> shaking the runner's schedules); a test whose "
+                         "outputs differ between runs fails as flaky (ini gpurunner_repeat)")
     group.addoption("--gpurunner-keep-tmp", action="store_true", default=False,
                     help="keep every test's %t directory, not only those of failed tests")
 
@@ -115,6 +119,12 @@ def add_options(parser: pytest.Parser) -> None:
     parser.addini("gpurunner_bounds_check",
                   "check every memref access at run time (GPURUNNER_BOUNDS_CHECK=1)",
                   type="bool", default=False)
+    parser.addini("gpurunner_repeat",
+                  "flake detection: runs of each integration test (1: no repetition)",
+                  default="1")
+    parser.addini("gpurunner_repeat_masks",
+                  "repeat mode: regular expressions, one per line, whose matches in outputs "
+                  "are ignored when runs are compared", type="linelist", default=[])
     parser.addini("gpurunner_pin_gpus",
                   "under xdist, give each worker its own GPU through CUDA_VISIBLE_DEVICES",
                   type="bool", default=True)
@@ -162,6 +172,8 @@ class Settings:
     gpu: gating.GpuInfo | None = None
     gpu_note: str = ""
     pinned_gpu: str | None = None
+    repeat: int = 1
+    repeat_masks: list = field(default_factory=list)
 
 
 def _timeout(config: pytest.Config) -> float | None:
@@ -175,6 +187,29 @@ def _timeout(config: pytest.Config) -> float | None:
     if value < 0:
         raise pytest.UsageError("gpurunner timeout must not be negative")
     return value or None
+
+
+def _repeat(config: pytest.Config) -> int:
+    value = config.getoption("gpurunner_repeat")
+    if value is None:
+        raw = str(config.getini("gpurunner_repeat")).strip() or "1"
+        try:
+            value = int(raw)
+        except ValueError:
+            raise pytest.UsageError(f"gpurunner_repeat = {raw!r}: expected a number of "
+                                    f"runs") from None
+    if value < 1:
+        raise pytest.UsageError(f"--gpurunner-repeat={value}: expected at least 1 run")
+    return value
+
+
+def _repeat_masks(config: pytest.Config) -> list:
+    from .repeat import compile_masks
+
+    try:
+        return compile_masks(list(config.getini("gpurunner_repeat_masks")))
+    except ValueError as err:
+        raise pytest.UsageError(str(err)) from None
 
 
 def _runtime_substitutions(lib_dir: str, compilation_format: str) -> list[tuple[str, str]]:
@@ -278,4 +313,6 @@ def build(config: pytest.Config) -> Settings:
         rootdir=Path(config.rootpath),
         mlir_lib_dir=lib_dir,
         runtime_note=lib_note,
+        repeat=_repeat(config),
+        repeat_masks=_repeat_masks(config),
     )

@@ -22,13 +22,21 @@ is ``cpu``, replacing a real file of that name: host code lowered by
   are left.  A failing launch (deadlocked barrier, ``cf.assert`` in a kernel,
   bad configuration) stops the program at the launch, and the run fails with
   the launch's message.
+* ``GPURUNNER_PERTURB=<seed>`` in the run's environment (the plug-in's
+  ``--gpurunner-repeat``) shakes the order blocks run in, as a GPU's block
+  scheduler may: each launch claims its blocks in a random affine permutation
+  of the linear order (also the one-thread order of kernels that
+  ``gpu.printf``) with a random chunk size, from a generator seeded with
+  ``<seed>``.  Off, the runtime pays one test of a launch-record slot per block.
 """
 
 from __future__ import annotations
 
 import ctypes
 import hashlib
+import math
 import os
+import random
 import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -238,6 +246,7 @@ class CpuGpuRuntime(Provider):
         self._pool: ThreadPoolExecutor | None = None
         self._callbacks: list = []
         self._env: dict = dict(os.environ)
+        self._perturb: random.Random | None = None
 
     # -- Provider -------------------------------------------------------------
     def build_symbols(self):
@@ -262,6 +271,9 @@ class CpuGpuRuntime(Provider):
         # Contract 3: the run's environment, not the process's, configures it.
         self._env = dict(getattr(run, "env", None) or os.environ)
         self._run_error = None
+        seed = self._env.get("GPURUNNER_PERTURB", "").strip()
+        # A stream of its own: the async runtime draws from another generator of the seed.
+        self._perturb = random.Random(f"{seed}:cpu-blocks") if seed else None
 
     def finish_run(self, run) -> None:
         err, self._run_error = self._run_error, None
@@ -381,6 +393,8 @@ class CpuGpuRuntime(Provider):
         # Claim several blocks at a time when there are many: the shared counter's
         # cache line would otherwise bounce between workers for every tiny block.
         launch[L.L_CHUNK] = max(1, min(64, total // (n * 16)))
+        if self._perturb is not None:
+            self._perturb_order(launch, total)
         workers = [(ctypes.c_int64 * L.WORKER_SLOTS)() for _ in range(n)]
         for w in workers:
             w[L.W_LAUNCH] = ctypes.addressof(launch)
@@ -398,6 +412,25 @@ class CpuGpuRuntime(Provider):
             self._fail(msg.replace("{kernel}", kernel.name))
             return 1
         return 0
+
+    def _perturb_order(self, launch, total: int) -> None:
+        """A random block order for this launch: claim ``i`` runs block ``(i*a + c) % total``.
+
+        ``a`` is coprime with ``total`` (so the map is a permutation); the
+        product stays below 2**64 for grids under 2**32 blocks (larger ones
+        keep their order).
+        """
+        from runner_core.targets.cpu import layout as L
+
+        rng = self._perturb
+        with self._state_lock:  # launches may come from several async bodies at once
+            if 1 < total < 2**32:
+                mul = rng.randrange(1, total)
+                while math.gcd(mul, total) != 1:
+                    mul = rng.randrange(1, total)
+                launch[L.L_PERM_MUL] = mul
+                launch[L.L_PERM_ADD] = rng.randrange(total)
+            launch[L.L_CHUNK] = rng.randint(1, launch[L.L_CHUNK])
 
     def _run_worker(self, worker, failures: list[str], rt) -> None:
         from runner_core.runtime.core import core

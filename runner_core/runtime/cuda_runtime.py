@@ -37,6 +37,15 @@ message above, the process is marked unusable (``runner_core.toolapi``), the
 tool reports ``restart_process`` and the plug-in's worker executor replaces
 its worker before the next test.  A later run in a poisoned process (an
 in-process caller) fails at once with a message saying why.
+
+Perturbation (the plug-in's ``--gpurunner-repeat``).  ``GPURUNNER_PERTURB=<seed>``
+in the run's environment shakes the interleaving of concurrent streams: before
+each kernel launch, copy, fill and event record, a generator seeded with
+``<seed>`` picks nothing, a host-side sleep before the work is enqueued, or a
+spin kernel (``clock64`` loop) enqueued on the same stream first, which holds
+that stream back while others run on; delays up to ``GPURUNNER_PERTURB_MAX_US``
+(default 200 us).  The IR tests one global before calling into Python, so with
+perturbation off the hot paths pay a load and a branch.
 """
 
 from __future__ import annotations
@@ -45,6 +54,7 @@ import ctypes
 import hashlib
 import json
 import os
+import random
 import threading
 import time
 from collections.abc import Mapping
@@ -138,6 +148,8 @@ _PY_CALLBACKS = {
 _REPORT = "gpurunner.cuda.report"
 _TRACK = "gpurunner.cuda.track"
 _CTX_GLOBAL = "gpurunner_cuda_context"
+_PERTURB = "gpurunner.cuda.perturb"
+_PERTURB_GLOBAL = "gpurunner_cuda_perturb"
 _LAST_FN_GLOBAL = "gpurunner_cuda_last_function"
 
 
@@ -165,6 +177,7 @@ ok.{t}:"""
     return f"""
 @{_CTX_GLOBAL} = global ptr null
 @{_LAST_FN_GLOBAL} = global ptr null
+@{_PERTURB_GLOBAL} = global i32 0
 @streams.lock = internal global i32 0
 @streams.free = global [{POOL} x ptr] zeroinitializer
 @streams.free_count = global i64 0
@@ -174,6 +187,7 @@ ok.{t}:"""
 {decls}
 declare i32 @"{_REPORT}"(i32, i32, ptr)
 declare void @"{_TRACK}"(i32, ptr, i64)
+declare void @"{_PERTURB}"(i32, ptr)
 declare void @_gpurunner_assert_fail(ptr, ptr)
 
 define internal void @report(i32 %code, i32 %site, ptr %arg) noinline cold {{
@@ -185,6 +199,19 @@ jump:
   call void @_gpurunner_assert_fail(ptr @msg, ptr null)
   unreachable
 back:
+  ret void
+}}
+
+; Perturbation of stream interleaving (off unless the run's env asks for it).
+define internal void @perturb(i32 %site, ptr %stream) alwaysinline {{
+entry:
+  %on = load atomic i32, ptr @{_PERTURB_GLOBAL} monotonic, align 4
+  %yes = icmp ne i32 %on, 0
+  br i1 %yes, label %call, label %done
+call:
+  call void @"{_PERTURB}"(i32 %site, ptr %stream)
+  br label %done
+done:
   ret void
 }}
 
@@ -246,6 +273,7 @@ launch:
   %bx32 = trunc i64 %bx to i32
   %by32 = trunc i64 %by to i32
   %bz32 = trunc i64 %bz to i32
+  call void @perturb(i32 {s['mgpuLaunchKernel:cuLaunchKernel']}, ptr %stream)
   {checked(f"{cu('cuLaunchKernel')}(ptr %f, i32 %gx32, i32 %gy32, i32 %gz32, i32 %bx32, i32 %by32, i32 %bz32, i32 %smem, ptr %stream, ptr %params, ptr %extra)",
            "mgpuLaunchKernel:cuLaunchKernel", "ptr %f").strip()}
   ret void
@@ -384,6 +412,7 @@ entry:
 define void @mgpuEventRecord(ptr %e, ptr %s) {{
 entry:
   call void @ensure_ctx()
+  call void @perturb(i32 {s['mgpuEventRecord:cuEventRecord']}, ptr %s)
   {checked(f"{cu('cuEventRecord')}(ptr %e, ptr %s)", "mgpuEventRecord:cuEventRecord").strip()}
   ret void
 }}
@@ -441,6 +470,7 @@ done:
 define void @mgpuMemcpy(ptr %dst, ptr %src, i64 %size, ptr %stream) {{
 entry:
   call void @ensure_ctx()
+  call void @perturb(i32 {s['mgpuMemcpy:cuMemcpyAsync']}, ptr %stream)
   {checked(f"{cu('cuMemcpyAsync')}(ptr %dst, ptr %src, i64 %size, ptr %stream)",
            "mgpuMemcpy:cuMemcpyAsync", "ptr %dst").strip()}
   ret void
@@ -449,6 +479,7 @@ entry:
 define void @mgpuMemset32(ptr %dst, i32 %value, i64 %count, ptr %stream) {{
 entry:
   call void @ensure_ctx()
+  call void @perturb(i32 {s['mgpuMemset32:cuMemsetD32Async']}, ptr %stream)
   {checked(f"{cu('cuMemsetD32Async')}(ptr %dst, i32 %value, i64 %count, ptr %stream)",
            "mgpuMemset32:cuMemsetD32Async", "ptr %dst").strip()}
   ret void
@@ -457,12 +488,46 @@ entry:
 define void @mgpuMemset16(ptr %dst, i16 %value, i64 %count, ptr %stream) {{
 entry:
   call void @ensure_ctx()
+  call void @perturb(i32 {s['mgpuMemset16:cuMemsetD16Async']}, ptr %stream)
   %v = zext i16 %value to i32
   {checked(f"{cu('cuMemsetD16Async')}(ptr %dst, i32 %v, i64 %count, ptr %stream)",
            "mgpuMemset16:cuMemsetD16Async", "ptr %dst").strip()}
   ret void
 }}
 """
+
+
+# The spin kernel of perturbation: holds its stream for a number of SM clock cycles.
+SPIN_KERNEL = "gpurunner_spin"
+SPIN_IR = f"""
+declare i64 @llvm.nvvm.read.ptx.sreg.clock64()
+define ptx_kernel void @{SPIN_KERNEL}(i64 %cycles) {{
+entry:
+  %start = call i64 @llvm.nvvm.read.ptx.sreg.clock64()
+  br label %loop
+loop:
+  %now = call i64 @llvm.nvvm.read.ptx.sreg.clock64()
+  %spent = sub i64 %now, %start
+  %more = icmp ult i64 %spent, %cycles
+  br i1 %more, label %loop, label %done
+done:
+  ret void
+}}
+"""
+SPIN_CYCLES_PER_US = 1800  # about an H100/H200 SM clock; the length only needs to be rough
+PERTURB_ACTIONS = ("none", "host delay", "spin kernel")
+
+
+def perturb_settings(env: Mapping[str, str]) -> tuple[str, float] | None:
+    """``(seed, max delay in seconds)`` when the run's env asks for perturbation, else None."""
+    seed = (env.get("GPURUNNER_PERTURB") or "").strip()
+    if not seed:
+        return None
+    try:
+        max_us = float(env.get("GPURUNNER_PERTURB_MAX_US", "200"))
+    except ValueError:
+        max_us = 200.0
+    return seed, max(max_us, 0.0) / 1e6
 
 
 HOT_FUNCTIONS = ("mgpuModuleGetFunction", "mgpuLaunchKernel", "mgpuStreamCreate",
@@ -582,6 +647,12 @@ class CudaRuntimeProvider(Provider):
         self.compiles = 0
         self._previous: _RunState | None = None
         self.released = (0, 0)  # (allocations, registrations) freed at the last run start
+        self._perturb_lock = threading.Lock()
+        self._perturb_rng: random.Random | None = None
+        self._perturb_max = 0.0
+        self._spin: tuple[int, int, int] | None = None  # (context generation, module, function)
+        self._launch_raw = None
+        self.perturbations = {a: 0 for a in PERTURB_ACTIONS}  # what the last runs chose
 
     # ---------------------------------------------------------------- symbols
     def build_symbols(self) -> Mapping[str, int]:
@@ -598,14 +669,18 @@ class CudaRuntimeProvider(Provider):
             self._track)
         self._callbacks.append(track)
         imports[_TRACK] = ctypes.cast(track, ctypes.c_void_p).value
+        perturb = ctypes.CFUNCTYPE(None, ctypes.c_int32, ctypes.c_void_p)(self._perturb_op)
+        self._callbacks.append(perturb)
+        imports[_PERTURB] = ctypes.cast(perturb, ctypes.c_void_p).value
         imports[ASSERT_FAIL] = core().symbols[ASSERT_FAIL]
         self._lib = compile_ir(_runtime_ir(), opt=2, name="gpurunner_cuda_runtime",
                                exports=[*HOT_FUNCTIONS, _CTX_GLOBAL, _LAST_FN_GLOBAL,
-                                        *_POOL_GLOBALS],
+                                        _PERTURB_GLOBAL, *_POOL_GLOBALS],
                                imports=imports)
         addrs = {name: self._lib.address(name) for name in HOT_FUNCTIONS}
         self._ctx_slot = ctypes.c_void_p.from_address(self._lib.address(_CTX_GLOBAL))
         self._last_fn = ctypes.c_void_p.from_address(self._lib.address(_LAST_FN_GLOBAL))
+        self._perturb_flag = ctypes.c_int32.from_address(self._lib.address(_PERTURB_GLOBAL))
         a = self._lib.address
         self._pool_free = (ctypes.c_void_p * POOL).from_address(a("streams.free"))
         self._pool_free_n = ctypes.c_int64.from_address(a("streams.free_count"))
@@ -640,6 +715,7 @@ class CudaRuntimeProvider(Provider):
             self._release_previous()
             self._unload_unused()
             self._refill_stream_pool()
+            self._configure_perturbation(env)
 
     def finish_run(self, run) -> None:
         with self._state_lock:
@@ -734,6 +810,75 @@ class CudaRuntimeProvider(Provider):
             del self._modules[key]
         self._module_refs.clear()
         self._functions.clear()
+
+    # ---------------------------------------------------------------- perturbation
+    def _configure_perturbation(self, env: Mapping[str, str]) -> None:
+        """Switch the hot paths' perturbation call on or off for this run."""
+        settings = perturb_settings(env)
+        with self._perturb_lock:
+            self._perturb_flag.value = 0
+            self._perturb_rng = None
+            if settings is None:
+                return
+            seed, self._perturb_max = settings
+            self._perturb_rng = random.Random(f"{seed}:cuda-streams")
+            self.perturbations = {a: 0 for a in PERTURB_ACTIONS}
+        self._spin_function()  # built now: a failure fails the run here, not inside a task
+        self._perturb_flag.value = 1
+
+    def _spin_function(self) -> int:
+        """The spin kernel in the current context (compiled and loaded once per context)."""
+        from runner_core.targets import cuda, nvptx
+
+        generation = self._context.generation
+        if self._spin is not None and self._spin[0] == generation:
+            return self._spin[2]
+        try:
+            info = cuda.device_info(self._ordinal)
+            ptx = nvptx.compile_ptx(SPIN_IR, info.arch, kernels=[SPIN_KERNEL], opt=1,
+                                    name=SPIN_KERNEL)
+            module = cuda.load_module(cuda.link_cubin(ptx, SPIN_KERNEL), SPIN_KERNEL)
+            function = cuda.module_function(module, SPIN_KERNEL)
+        except Exception as err:
+            raise ExecutionError(f"error: GPURUNNER_PERTURB: the perturbation spin kernel "
+                                 f"could not be loaded: {err}") from None
+        self._spin = (generation, module, function)
+        return function
+
+    def _perturb_op(self, site: int, stream: int) -> None:
+        """Called from the IR before work is enqueued on ``stream`` (perturbation on)."""
+        try:
+            with self._perturb_lock:
+                rng = self._perturb_rng
+                if rng is None:
+                    return
+                action = PERTURB_ACTIONS[rng.randrange(len(PERTURB_ACTIONS))]
+                delay = rng.random() * self._perturb_max
+                self.perturbations[action] += 1
+            if action == "host delay":
+                time.sleep(delay)
+            elif action == "spin kernel" and self._spin is not None:
+                self._enqueue_spin(stream, int(delay * 1e6 * SPIN_CYCLES_PER_US))
+        except Exception as err:  # never let an exception cross into JIT code
+            with self._state_lock:
+                self._run.errors.append(f"error: GPURUNNER_PERTURB: perturbing a stream "
+                                        f"failed: {type(err).__name__}: {err}")
+
+    def _enqueue_spin(self, stream: int, cycles: int) -> None:
+        from runner_core.targets import cuda
+
+        if self._launch_raw is None:
+            u = ctypes.c_uint
+            self._launch_raw = ctypes.CFUNCTYPE(
+                ctypes.c_int, ctypes.c_void_p, u, u, u, u, u, u, u, ctypes.c_void_p,
+                ctypes.c_void_p, ctypes.c_void_p)(cuda.driver_function("cuLaunchKernel"))
+        arg = ctypes.c_uint64(max(cycles, 0))
+        params = (ctypes.c_void_p * 1)(ctypes.addressof(arg))
+        code = self._launch_raw(self._spin[2], 1, 1, 1, 1, 1, 1, 0, stream or None,
+                                params, None)
+        if code != 0:
+            self._record(code, "cuLaunchKernel", "the perturbation spin kernel "
+                         "(GPURUNNER_PERTURB)", "", "gpu op")
 
     # ---------------------------------------------------------------- errors
     def _report(self, code: int, site: int, arg: int) -> int:

@@ -573,6 +573,7 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     static = h.ld(kdesc, L.K_STATIC)
     dyn = h.ld(launch, L.L_DYN)
     gx, gy = h.ld(launch, L.L_GRID), h.ld(launch, L.L_GRID + 1)
+    perm_mul, perm_add = h.ld(launch, L.L_PERM_MUL), h.ld(launch, L.L_PERM_ADD)
     bdims = [h.ld(launch, L.L_BLOCK + d) for d in range(3)]
     n = h.b.mul(h.b.mul(bdims[0], bdims[1]), bdims[2])
     static_al = h.b.and_(h.b.add(static, h.c(63)), h.c(-64))
@@ -643,8 +644,20 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     h.b.cbranch(h.b.icmp_unsigned("<", b_idx, end), one, claim)
     h.at(one)
     after_one = h.block("after_one")
-    bidx = [h.b.urem(b_idx, gx), h.b.urem(h.b.udiv(b_idx, gx), gy),
-            h.b.udiv(b_idx, h.b.mul(gx, gy))]
+    # Perturbed order (contract 10's GPURUNNER_PERTURB): the provider sets an affine
+    # permutation of the linear block index; off, this is one test of a loaded slot.
+    permute, pick = h.block("permute"), h.block("pick")
+    unpermuted = h.b.block
+    h.b.cbranch(h.b.icmp_unsigned("!=", perm_mul, h.c(0)), permute, pick)
+    h.at(permute)
+    permuted = h.b.urem(h.b.add(h.b.mul(b_idx, perm_mul), perm_add), total)
+    h.b.branch(pick)
+    h.at(pick)
+    lin = h.b.phi(I64)
+    lin.add_incoming(b_idx, unpermuted)
+    lin.add_incoming(permuted, permute)
+    bidx = [h.b.urem(lin, gx), h.b.urem(h.b.udiv(lin, gx), gy),
+            h.b.udiv(lin, h.b.mul(gx, gy))]
     for d in range(3):
         h.st(bidx[d], blk, L.B_BID + d)
     fast, slow = h.block("fast"), h.block("slow")
@@ -690,7 +703,7 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     for d in range(3):
         h.st(bidx[d], worker, L.W_FAILED_BID + d)
     h.b.atomic_rmw("xchg", h.slot(launch, L.L_FAILED), h.c(1), "monotonic")
-    h.st(b_idx, launch, L.L_FAILED_BLOCK)
+    h.st(lin, launch, L.L_FAILED_BLOCK)
     h.b.branch(done)
     h.at(done)
     h.b.call(setspecific, [keyc, ir.Constant(PTR, None)])

@@ -45,6 +45,8 @@ L_TOTAL = 10       # number of blocks
 L_FAILED = 11      # set (atomic) when a block could not complete
 L_FAILED_BLOCK = 12
 L_CHUNK = 13       # blocks claimed at a time (amortises the shared counter)
+L_PERM_MUL = 14    # perturbation (GPURUNNER_PERTURB): claim i runs block (i*MUL + ADD) % total;
+L_PERM_ADD = 15    # MUL = 0 (the default) keeps the linear order
 LAUNCH_SLOTS = 16
 
 # Worker record: what one OS thread allocated for a launch (freed by release()).
