@@ -1,0 +1,20 @@
+// XFAIL: *
+// RUN: not mlir-opt %s 2>&1 | FileCheck %s
+
+// Known gap (front end, verifier): the region of gpu.all_reduce is isolated
+// from above; mlir-opt rejects a body that uses a value defined outside it
+// ("'arith.addi' op using value defined outside the region").  The embedded
+// front end accepts this program.  When this passes, drop the XFAIL line.
+// CHECK: error: 'arith.addi' op using value defined outside the region
+gpu.module @kernels {
+  gpu.func @k(%x: i32) kernel {
+    %one = arith.constant 1 : i32
+    %r = gpu.all_reduce %x {
+    ^bb0(%lhs: i32, %rhs: i32):
+      %s = arith.addi %lhs, %rhs : i32
+      %s1 = arith.addi %s, %one : i32
+      gpu.yield %s1 : i32
+    } : (i32) -> i32
+    gpu.return
+  }
+}
