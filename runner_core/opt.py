@@ -167,9 +167,9 @@ def _process(text: str, filename: str, o: Options, spec, err: list[str]) -> str:
 
     result = parse_source_ex(text, filename, allow_unregistered=o.allow_unregistered)
     if o.verbose:
-        for u in result.upgrades:
+        for u in sorted(result.upgrades, key=lambda u: u.offset):  # in source order
             loc = result.source.location(u.offset)
-            err.append(f"{loc}: remark: upgraded 2021 op '{u.old}' to '{u.new}'\n")
+            err.append(f"{loc}: remark: upgraded 2021 {u.kind} '{u.old}' to '{u.new}'\n")
     module = result.module
     if spec.items:
         run_pipeline(module, spec)

@@ -406,8 +406,19 @@ def _unreachable(ctx, op):
 def _call(ctx, op):
     args = ctx.get_all(op.args)
     callee = _prop(op, "callee")
-    if callee is None:
-        raise ctx.unsupported(op, "indirect llvm.call")
+    if callee is None:  # llvm.call %fptr(%a, ...) : !llvm.ptr, (T...) -> R
+        fptr, *rest = args
+        vtype = _prop(op, "var_callee_type")
+        if vtype is not None:
+            fnty = _fn_type(ctx, vtype)
+        else:
+            ret = ctx.convert(op.results[0].type) if op.results else VOID
+            fnty = ir.FunctionType(ret, [a.type for a in rest])
+        from .func import _Callee
+
+        res = ctx.builder.call(_Callee(fptr, fnty), rest)
+        ctx.set_results(op, [res] if op.results else [])
+        return
     name = callee.string_value() if hasattr(callee, "string_value") else str(callee).lstrip("@")
     info = ctx.functions.get(name)
     if info is None or info.function is None:

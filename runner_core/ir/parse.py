@@ -19,7 +19,9 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     FileLineColLoc,
     IntAttr,
+    MemRefType,
     ModuleOp,
+    StridedLayoutAttr,
     StringAttr,
     UnknownLoc,
 )
@@ -118,6 +120,12 @@ def _float_from_bits(bits: int, type) -> float:
     return struct.unpack(fmt, (bits & ((1 << width) - 1)).to_bytes(size, "little"))[0]
 
 
+def _record_upgrade(offset: int, old: str, new: str, kind: str) -> None:
+    log = UPGRADE_LOG.get()
+    if log is not None:
+        log.append(Upgrade(offset, old, new, kind))
+
+
 class _LocatingParser(Parser):
     """xDSL's parser, attaching a file:line:col location to every op it builds."""
 
@@ -128,6 +136,50 @@ class _LocatingParser(Parser):
         self.op_starts: list[int] = []  # offsets of the op names being parsed (innermost last)
         self.failed_op_start: int | None = None
         self._file_attr = StringAttr(source.filename)
+
+    def _parse_generic_operation(self, op_type):
+        op = super()._parse_generic_operation(op_type)
+        if op_type.name.startswith("std."):  # "std.addi"(...) / "func"() of 2021
+            from runner_core.ir.dialects.legacy import upgrade_generic
+
+            return upgrade_generic(self, op)
+        return op
+
+    def _parse_memref_attrs(self):
+        """`memref<4xf32, offset: ?, strides: [1]>` (2021) is `strided<[1], offset: ?>`."""
+        start = self.pos
+        shape, elem = self.parse_shape()
+        if shape is None or self._current_token.text != ",":
+            self._resume_from(start)
+            return super()._parse_memref_attrs()
+        after_comma = self.pos
+        self.parse_punctuation(",")
+        if self._current_token.text != "offset":
+            self._resume_from(start)
+            return super()._parse_memref_attrs()
+        self.parse_keyword("offset")
+        self.parse_punctuation(":")
+        offset = self._parse_stride_value()
+        self.parse_punctuation(",")
+        self.parse_keyword("strides")
+        self.parse_punctuation(":")
+        strides = self.parse_comma_separated_list(self.Delimiter.SQUARE,
+                                                  self._parse_stride_value)
+        layout = StridedLayoutAttr(strides, offset)
+        at = after_comma + 1
+        while self.source.text[at].isspace():
+            at += 1
+        old = self.source.text[at:self._current_token.span.start].rstrip()
+        _record_upgrade(at, old, str(layout), "memref layout")
+        space = self.parse_attribute() if self.parse_optional_punctuation(",") else None
+        if space is None:
+            return MemRefType(elem, shape, layout)
+        return MemRefType(elem, shape, layout, space)
+
+    def _parse_stride_value(self) -> int | None:
+        if self.parse_optional_punctuation("?") is not None:
+            return None
+        return self.parse_integer(allow_boolean=False)
 
     def _parse_tensor_literal_element(self):
         element = super()._parse_tensor_literal_element()

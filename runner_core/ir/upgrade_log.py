@@ -13,6 +13,7 @@ class Upgrade:
     offset: int
     old: str
     new: str
+    kind: str = "op"  # what was rewritten: "op", "memref layout"
 
 
 # Set by the parser for the duration of one parse; None means "do not record".

@@ -177,4 +177,6 @@ def test_agrees_with_mlir_opt_22(agreement, path: Path):
             problems.append(f"{where}: we accept a program mlir-opt rejects: {c.upstream_error}")
         if c.ours_error is not None and c.upstream_error is None:
             problems.append(f"{where}: we reject a program mlir-opt accepts: {c.ours_error}")
+    if problems and re.search(r"^//\s*XFAIL:", path.read_text(), re.M):
+        pytest.xfail("a known gap the file pins (XFAIL): " + problems[0].splitlines()[0])
     assert not problems, "\n".join(problems)

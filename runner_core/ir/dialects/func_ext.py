@@ -1,16 +1,31 @@
-"""The `func` dialect as the runner uses it (xDSL's ops: func, call, return).
+"""The `func` dialect as the runner uses it: xDSL's func/call/return, plus
+`func.constant` and `func.call_indirect`, which MLIR has and xDSL 0.75 lacks.
 
-Kept as our own module so codegen imports func ops from one place and so ops
-MLIR has beyond xDSL's (`func.call_indirect`, `func.constant`) have a home.
+Kept as our own module so codegen imports func ops from one place.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import func as _x
+from xdsl.dialects.builtin import FunctionType, SymbolRefAttr
 from xdsl.dialects.utils import print_func_op_like
-from xdsl.ir import Dialect
+from xdsl.ir import Dialect, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+
+from runner_core.ir.dialects._syntax import print_attr_dict
 
 
 class FuncOp(_x.FuncOp):
@@ -41,9 +56,110 @@ class FuncOp(_x.FuncOp):
 CallOp = _x.CallOp
 ReturnOp = _x.ReturnOp
 
-_REPLACED = {_x.FuncOp: FuncOp}
 
-Func = Dialect("func", [_REPLACED.get(o, o) for o in _x.Func.operations],
+@irdl_op_definition
+class ConstantOp(IRDLOperation):
+    """`%f = func.constant @add : (i32, i32) -> i32`: a function as a value.
+
+    In 2021 files `constant 1 : i32` (an integer) appears inside functions,
+    where the bare name resolves to this op; that form is handed to the
+    2021-syntax upgrade, which makes it an `arith.constant`.
+    """
+
+    name = "func.constant"
+    value = prop_def(SymbolRefAttr)
+    result = result_def(FunctionType)
+    traits = traits_def(Pure())
+
+    def __init__(self, symbol: str | SymbolRefAttr, ftype: FunctionType):
+        sym = SymbolRefAttr(symbol) if isinstance(symbol, str) else symbol
+        super().__init__(properties={"value": sym}, result_types=[ftype])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Operation:
+        attrs = parser.parse_optional_attr_dict()
+        sym = parser.parse_optional_symbol_name()
+        if sym is None and not attrs:
+            from runner_core.ir.dialects.legacy import parse_legacy
+
+            return parse_legacy(parser, "constant")
+        if sym is None:
+            parser.raise_error("expected a function symbol (@name)")
+        parser.parse_punctuation(":")
+        at = parser.pos
+        t = parser.parse_type()
+        if not isinstance(t, FunctionType):
+            parser.raise_error(f"expected a function type, got {t}", at, parser.pos)
+        op = cls(SymbolRefAttr(sym.data), t)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" ")
+        printer.print_attribute(self.value)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class CallIndirectOp(IRDLOperation):
+    """`%r = func.call_indirect %f(%a, %b) : (i32, i32) -> i32`."""
+
+    name = "func.call_indirect"
+    callee = operand_def(FunctionType)
+    callee_operands = var_operand_def()
+    results_ = var_result_def()
+
+    def __init__(self, callee: SSAValue | Operation, args: list[SSAValue | Operation]):
+        ft = SSAValue.get(callee).type
+        outs = list(ft.outputs.data) if isinstance(ft, FunctionType) else []
+        super().__init__(operands=[callee, args], result_types=[outs])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CallIndirectOp:
+        f = parser.parse_unresolved_operand()
+        args = parser.parse_comma_separated_list(parser.Delimiter.PAREN,
+                                                 parser.parse_unresolved_operand)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        at = parser.pos
+        ft = parser.parse_type()
+        if not isinstance(ft, FunctionType):
+            parser.raise_error(f"expected a function type, got {ft}", at, parser.pos)
+        ins = list(ft.inputs.data)
+        if len(ins) != len(args):
+            parser.raise_error(f"number of operands and types do not match: got {len(args)} "
+                               f"operands and {len(ins)} types", at, parser.pos)
+        op = cls(parser.resolve_operand(f, ft),
+                 [parser.resolve_operand(a, t) for a, t in zip(args, ins, strict=True)])
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.callee)
+        printer.print_string("(")
+        printer.print_list(self.callee_operands, printer.print_operand)
+        printer.print_string(")")
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.callee.type)
+
+    def verify_(self) -> None:
+        ft = self.callee.type
+        if [a.type for a in self.callee_operands] != list(ft.inputs.data):
+            raise VerifyException("failed to verify that callee input types match argument "
+                                  "types")
+        if [r.type for r in self.results] != list(ft.outputs.data):
+            raise VerifyException("failed to verify that callee result types match result "
+                                  "types")
+
+
+_REPLACED: dict[type[Operation], type[Operation]] = {_x.FuncOp: FuncOp}
+
+Func = Dialect("func", [*(_REPLACED.get(o, o) for o in _x.Func.operations), ConstantOp,
+                        CallIndirectOp],
                list(_x.Func.attributes))
 
-__all__ = ["Func", "FuncOp", "CallOp", "ReturnOp"]
+__all__ = ["Func", "FuncOp", "CallOp", "ReturnOp", "ConstantOp", "CallIndirectOp"]

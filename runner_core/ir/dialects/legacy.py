@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import arith, cf, math
-from xdsl.dialects.builtin import IntegerAttr, i64
+from xdsl.dialects.builtin import FunctionType, IntegerAttr, SymbolRefAttr, i64
 from xdsl.ir import Dialect, Operation
 from xdsl.irdl import IRDLOperation, irdl_op_definition
 from xdsl.parser import Parser
@@ -78,9 +78,29 @@ def _parse_cmp(opname: str, allowed: tuple[str, ...], cls: type[Operation]):
 
 def _parse_constant(parser: Parser) -> Operation:
     """`constant 1 : i32` is arith.constant; `constant @f : (i32) -> i32` func.constant."""
-    if parser.parse_optional_symbol_name() is not None:
-        parser.raise_error("legacy 'constant @symbol' (func.constant) is not supported")
-    return arith.ConstantOp.parse(parser)
+    attrs = parser.parse_optional_attr_dict()
+    sym = parser.parse_optional_symbol_name()
+    if sym is None:
+        op = arith.ConstantOp.parse(parser)
+        op.attributes.update(attrs)
+        return op
+    parser.parse_punctuation(":")
+    at = parser.pos
+    t = parser.parse_type()
+    if not isinstance(t, FunctionType):
+        parser.raise_error(f"expected a function type, got {t}", at, parser.pos)
+    op = func.ConstantOp(SymbolRefAttr(sym.data), t)
+    op.attributes.update(attrs)
+    _retarget_last(parser, "func.constant")
+    return op
+
+
+def _retarget_last(parser: Parser, new: str) -> None:
+    """The upgrade just recorded turned out to produce `new` (e.g. func.constant)."""
+    log = UPGRADE_LOG.get()
+    if log:
+        last = log[-1]
+        log[-1] = Upgrade(last.offset, last.old, new)
 
 
 def _parse_atomic_rmw(parser: Parser) -> Operation:
@@ -105,6 +125,7 @@ _TABLE: dict[str, tuple[str, Callable[[Parser], Operation]]] = {
     "cmpi": ("arith.cmpi", _parse_cmp("cmpi", _CMPI_PREDICATES, arith_ext.CmpiOp)),
     "cmpf": ("arith.cmpf", _parse_cmp("cmpf", _CMPF_PREDICATES, arith_ext.CmpfOp)),
     "atomic_rmw": ("memref.atomic_rmw", _parse_atomic_rmw),
+    "call_indirect": ("func.call_indirect", _delegate(func.CallIndirectOp)),
 }
 
 _RENAMES = {
@@ -147,15 +168,75 @@ for _old, _cls in _RENAMES.items():
 LEGACY_NAMES: dict[str, str] = {old: new for old, (new, _) in _TABLE.items()}
 
 
+def parse_legacy(parser: Parser, old: str) -> Operation:
+    """Parse the custom form of the 2021 op `old` (recording the upgrade)."""
+    new, parse = _TABLE[old]
+    _record(parser, old, new)
+    return parse(parser)
+
+
+# -- generic form: "std.addi"(%a, %b) : (i32, i32) -> i32 ---------------------------------
+
+# Modern class of each upgraded name, for ops written in generic form.
+_CLASSES: dict[str, type[Operation]] = {
+    **{arith_ext.BY_NAME.get(c.name, c).name: arith_ext.BY_NAME.get(c.name, c)
+       for c in _RENAMES.values()},
+    "func.func": func.FuncOp, "func.return": func.ReturnOp, "func.call": func.CallOp,
+    "func.call_indirect": func.CallIndirectOp, "func.constant": func.ConstantOp,
+    "arith.constant": arith.ConstantOp, "arith.cmpi": arith_ext.CmpiOp,
+    "arith.cmpf": arith_ext.CmpfOp, "memref.atomic_rmw": memref.AtomicRMWOp,
+}
+# 2021 attribute names that changed since.
+_ATTR_RENAMES = {"func.func": {"type": "function_type"}}
+
+
+def upgrade_generic(parser: Parser, op: Operation) -> Operation:
+    """Rebuild a generic-form 2021 op (`"std.addi"(...)`, `"func"() ({...})`) as the
+    modern op: same operands, results, regions and successors; attributes that
+    are properties today become properties."""
+    old = op.name.removeprefix("std.")
+    new_name = _TABLE[old][0]
+    if old == "constant" and isinstance(op.attributes.get("value"), SymbolRefAttr):
+        new_name = "func.constant"
+    cls = _CLASSES[new_name]
+    _record(parser, old, new_name)
+    attrs = dict(op.attributes)
+    for before, after in _ATTR_RENAMES.get(new_name, {}).items():
+        if before in attrs:
+            attrs[after] = attrs.pop(before)
+    props = dict(op.properties)
+    if "operand_segment_sizes" in attrs:  # an attribute in 2021, a property now
+        props["operandSegmentSizes"] = attrs.pop("operand_segment_sizes")
+    definition = cls.get_irdl_definition() if hasattr(cls, "get_irdl_definition") else None
+    if definition is not None:
+        for name in list(attrs):
+            if name in definition.properties:
+                props[name] = attrs.pop(name)
+        if "operandSegmentSizes" in definition.properties and "operandSegmentSizes" not in props:
+            props["operandSegmentSizes"] = _segments_2021(cls, op)
+    regions = [op.detach_region(r) for r in list(op.regions)]
+    new = cls.create(operands=list(op.operands), result_types=[r.type for r in op.results],
+                     properties=props, attributes=attrs, regions=regions,
+                     successors=list(op.successors))
+    op.drop_all_references()
+    return new
+
+
+def _segments_2021(cls: type[Operation], op: Operation):
+    """operandSegmentSizes for ops whose 2021 generic form had none (alloc, alloca)."""
+    from xdsl.dialects.builtin import DenseArrayBase, i32
+
+    if cls.name in ("memref.alloc", "memref.alloca"):
+        return DenseArrayBase.from_list(i32, [len(op.operands), 0])
+    raise VerifyException(f"'{op.name}' in generic form needs 'operand_segment_sizes'")
+
+
 class _LegacyOp(IRDLOperation):
     """Base of the `std.*` names; parses old syntax into a modern op."""
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:  # type: ignore[override]
-        old = cls.name.removeprefix("std.")
-        new, parse = _TABLE[old]
-        _record(parser, old, new)
-        return parse(parser)
+        return parse_legacy(parser, cls.name.removeprefix("std."))
 
     def verify_(self) -> None:
         raise VerifyException(
@@ -170,4 +251,4 @@ def _make(old: str) -> type[Operation]:
 
 Std = Dialect("std", [_make(old) for old in _TABLE], [])
 
-__all__ = ["Std", "UPGRADE_LOG", "Upgrade", "LEGACY_NAMES"]
+__all__ = ["Std", "UPGRADE_LOG", "Upgrade", "LEGACY_NAMES", "parse_legacy", "upgrade_generic"]
