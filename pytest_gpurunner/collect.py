@@ -144,7 +144,7 @@ class MlirItem(pytest.Item):
         self.user_properties.append(("gpurunner_backend", decision.backend))
         notes: list[str] = []
         if settings.repeat > 1 and self.kind.integration:
-            result, notes = self._run_repeated(job, settings.repeat)
+            result, notes = self._run_repeated(job, settings.repeat, bool(xfail))
             attempts = 1
         else:
             result, attempts = self._run_with_retries(job)
@@ -179,13 +179,15 @@ class MlirItem(pytest.Item):
                 return result, attempt
         return result, attempts
 
-    def _run_repeated(self, job: Job, count: int) -> tuple[JobResult, list[str]]:
+    def _run_repeated(self, job: Job, count: int, xfail: bool) -> tuple[JobResult, list[str]]:
         """Flake detection: ``count`` runs, 2..count perturbed; differing outputs fail here.
 
         ALLOW_RETRIES is not applied: each run is one attempt, since a retry is
         exactly what would hide the flake.  A timed-out run ends the series (the
         next ones would cost as much): on run 1 the test is an ordinary timeout,
-        later it differs from run 1 and is flaky.
+        later it differs from run 1 and is flaky.  An XFAIL test promises only
+        to fail: failing on every run it stays XFAIL whatever its outputs say;
+        passing on some runs only, it is flaky.
         """
         settings = self.state.settings
         masks = settings.repeat_masks
@@ -209,7 +211,12 @@ class MlirItem(pytest.Item):
                          f"--gpurunner-repeat (a retry would hide a flake)")
         if 1 < len(runs) < count:
             notes.append(f"stopped after run {len(runs)} of {count}: it timed out")
-        self.user_properties.append(("gpurunner_repeat", f"{len(runs)} of {count} runs"))
+        done = f"{len(runs)} of {count} runs"
+        if verdict.flaky and xfail and all(r.result.status == "fail" for r in runs):
+            done += f" ({len(verdict.groups)} different outputs, every run failed as XFAIL expects)"
+            self.user_properties.append(("gpurunner_repeat", done))
+            return runs[0].result, notes
+        self.user_properties.append(("gpurunner_repeat", done))
         if verdict.flaky:
             self.user_properties.append(("gpurunner_flaky", verdict.summary()))
             kept = str(self.test_dir) if self.test_dir.exists() else None

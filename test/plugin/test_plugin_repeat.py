@@ -366,3 +366,17 @@ def test_seeds_depend_on_test_and_run():
 def test_run_ranges_in_the_report():
     assert repeat._ranges([1, 2, 3, 5, 7, 8]) == "1-3, 5, 7-8"
     assert repeat._ranges([4]) == "4"
+
+
+def test_an_xfail_test_failing_every_run_stays_xfail_whatever_it_prints(project, integration):
+    (integration / "t.mlir").write_text("// XFAIL: *\n// RUN: fake-echo-env GPURUNNER_PERTURB"
+                                        " && false\n")
+    run(project, "--gpurunner-repeat=3", "--junitxml=out.xml").assert_outcomes(xfailed=1)
+    assert "3 different outputs, every run failed as XFAIL expects" in \
+        (project.path / "out.xml").read_text()
+    # Passing on some runs only is flaky, not XPASS and not XFAIL.
+    count = project.path / "calls"
+    (integration / "t.mlir").write_text(f"// XFAIL: *\n// RUN: fake-flaky {count} 2\n")
+    result = run(project, "--gpurunner-repeat=3")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*t.mlir: FLAKY: *"])
