@@ -316,12 +316,24 @@ def _parse_error(source: SourceText, parser: _LocatingParser, e: ParseError) -> 
     return source.error(_readable(e.msg), e.span.start)
 
 
+# xDSL's wording -> mlir-opt's, for messages both tools give at the same place
+# (`memref.load %m[3]`: mlir-opt says "expected ']'", xDSL "Expected ']'").
+_MLIR_WORDING = [
+    (re.compile(r"^(?:operand expected|Expected an operand\.?)$"), "expected SSA operand"),
+    (re.compile(r"^Expected (.*)$"), r"expected \1"),
+]
+
+
 def _readable(msg: str) -> str:
     """Name an unprintable offending character by its code point (a BOM, a control byte)."""
     m = re.fullmatch(r"\s*Unexpected character: (.)\s*", msg, re.S)
     if m and not m.group(1).isprintable():
         return f"unexpected character U+{ord(m.group(1)):04X}"
-    return _clean(msg)
+    msg = _clean(msg)
+    for pattern, replacement in _MLIR_WORDING:
+        if pattern.match(msg):
+            return pattern.sub(replacement, msg)
+    return msg
 
 
 def _first_use(text: str, name: str, default: int) -> int:
