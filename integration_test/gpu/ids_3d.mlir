@@ -1,7 +1,7 @@
 // RUN: mlir-opt %s -gpu-kernel-outlining \
 // RUN: | mlir-opt -pass-pipeline='builtin.module(gpu.module(strip-debuginfo,convert-gpu-to-nvvm),nvvm-attach-target)' \
 // RUN: | mlir-opt -gpu-to-llvm -gpu-module-to-binary="format=%gpu_compilation_format" \
-// RUN: | mlir-opt -convert-scf-to-cf -convert-to-llvm -reconcile-unrealized-casts \
+// RUN: | mlir-opt -convert-scf-to-cf -expand-strided-metadata -convert-to-llvm -reconcile-unrealized-casts \
 // RUN: | mlir-cpu-runner --shared-libs=%mlir_cuda_runtime --shared-libs=%mlir_runner_utils \
 // RUN:   --shared-libs=%mlir_c_runner_utils --entry-point-result=void \
 // RUN: | FileCheck %s

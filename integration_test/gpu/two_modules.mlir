@@ -79,7 +79,10 @@ module attributes {gpu.container_module} {
     }
     // CHECK: [-6,  1,  8,  15,  22,  29,  36,  43,  50,  57]
     call @printMemrefF32(%u) : (memref<*xf32>) -> ()
-    gpu.dealloc %m : memref<?xf32>
+    // Upstream lowers gpu.dealloc only in its async form (on a stream).
+    %t0 = gpu.wait async
+    %t1 = gpu.dealloc async [%t0] %m : memref<?xf32>
+    gpu.wait [%t1]
     return
   }
 
