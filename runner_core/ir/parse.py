@@ -34,6 +34,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
 from runner_core.errors import IRError, SourceLocation
 from runner_core.ir.context import shared_context
+from runner_core.ir.dominance import Dominance, enclosing_block_in
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
 
 # `%a, %b:2 = ` before an op name.
@@ -605,8 +606,8 @@ class _Nesting:
 
     A value defined in block B is visible to a user U when U lies inside B
     after the defining op's subtree (or anywhere in B for a block argument), or
-    in another block of B's region (a CFG region; accepted without a dominator
-    tree, as before) -- and no IsolatedFromAbove op lies between them, i.e. U
+    in another block of B's region that B dominates (a CFG region: see
+    `dominance.py`) -- and no IsolatedFromAbove op lies between them, i.e. U
     and B have the same isolation scope.  Walking up from U instead costs the
     nesting depth per operand: quadratic for deeply nested files.
     """
@@ -616,6 +617,7 @@ class _Nesting:
         self.end: dict[Operation, int] = {}
         self.span: dict[object, tuple[int, int]] = {}  # Block / Region -> preorder range
         self.scope: dict[Block, Operation | None] = {}
+        self.dominance = Dominance()
         ops = list(walk_ops(module))
         for i, op in enumerate(ops):
             self.pre[op] = i
@@ -647,7 +649,31 @@ class _Nesting:
 def _verify_dominance(op: Operation, order: _Nesting) -> None:
     for i, value in enumerate(op.operands):
         if not _dominates(value, op, order):
-            raise VerifyException(f"operand #{i} does not dominate this use")
+            raise VerifyException(f"operand #{i} does not dominate this use"
+                                  f"{_defined_where(value, op)}")
+
+
+def _defined_where(value: SSAValue, user: Operation) -> str:
+    """`; operand defined at 4:8 (op in the same region)`, like mlir-opt's note."""
+    if isinstance(value, OpResult):
+        loc = op_location(value.op)
+        block = value.op.parent
+    elif isinstance(value, BlockArgument):
+        owner = value.block.parent_op()
+        loc = op_location(owner) if owner is not None else None
+        block = value.block
+    else:
+        return ""
+    if block is None or loc is None:
+        return ""
+    if block is user.parent:
+        where = "op in the same block"
+    elif block.parent is not None and enclosing_block_in(block.parent, user.parent) is not None:
+        where = ("op in the same region" if user.parent.parent is block.parent
+                 else "op in a parent region")
+    else:
+        where = "op in another region"
+    return f"; operand defined at {loc.line}:{loc.column} ({where})"
 
 
 def _dominates(value: SSAValue, user: Operation, order: _Nesting) -> bool:
@@ -666,5 +692,10 @@ def _dominates(value: SSAValue, user: Operation, order: _Nesting) -> bool:
         return False
     if order.inside(def_block, at):
         return def_op is None or at > order.end.get(def_op, len(order.pre))
-    # another block of the same CFG region: needs a dominator tree
-    return def_block.parent is not None and order.inside(def_block.parent, at)
+    # Another block of the definition's region (a CFG): the defining block must
+    # dominate the block of that region the use is in.
+    region = def_block.parent
+    if region is None or not order.inside(region, at):
+        return False
+    use_block = enclosing_block_in(region, user.parent)
+    return use_block is not None and order.dominance.block_dominates(def_block, use_block)
