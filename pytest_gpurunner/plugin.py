@@ -192,9 +192,9 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
                      f"{what}")
     lines.append(f"gpurunner: %mlir_lib_dir={s.mlir_lib_dir} ({s.runtime_note})")
     if s.repeat > 1:
-        lines.append(f"gpurunner: repeat: each integration test runs {s.repeat} times (runs "
-                     f"2-{s.repeat} with GPURUNNER_PERTURB=<seed>); differing outputs fail "
-                     f"as flaky")
+        later = f"runs 2-{s.repeat}" if s.repeat > 2 else "run 2"
+        lines.append(f"gpurunner: repeat: each integration test runs {s.repeat} times ({later} "
+                     f"with GPURUNNER_PERTURB=<seed>); differing outputs fail as flaky")
     if config.get_verbosity() >= 1:
         lines.append("gpurunner: tool table: "
                      + ", ".join(tools.describe_table(s.tools, os.environ, str(s.rootdir))))
