@@ -26,6 +26,7 @@ import os
 import platform
 import random
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -148,12 +149,33 @@ def bad_inputs(out: list[str]) -> None:
         tool = cli.tool_main if m.group(1) == "gpurunner" else opt.tool_main
         judge("corpus", tool([m.group(1), *args], b"", env, str(path.parent)))
 
+    class Hang(BaseException):
+        pass
+
+    def on_alarm(signum, frame):
+        raise Hang()
+
+    def guarded(kind: str, call, expect_ok: bool) -> None:
+        old = signal.signal(signal.SIGALRM, on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, 300.0)
+        try:
+            judge(kind, call(), expect_ok)
+        except Hang:
+            stats["tried"] += 1
+            stats[f"tried {kind}"] += 1
+            stats["hangs"] += 1
+            notes.append(f"{kind}: no answer within 300 s: {(work / 'g.mlir').read_bytes()[:200]!r}")
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+
     def both(kind: str, data: bytes, expect_ok: bool = False) -> float:
         (work / "g.mlir").write_bytes(data)
         t = time.perf_counter()
-        judge(kind, cli.tool_main(["gpurunner", "--entry-point-result=void", rt, "g.mlir"], b"",
-                                  env, str(work)), expect_ok)
-        judge(kind, opt.tool_main(["gpurunner-opt", "g.mlir"], b"", env, str(work)), expect_ok)
+        guarded(kind, lambda: cli.tool_main(["gpurunner", "--entry-point-result=void", rt,
+                                             "g.mlir"], b"", env, str(work)), expect_ok)
+        guarded(kind, lambda: opt.tool_main(["gpurunner-opt", "g.mlir"], b"", env, str(work)),
+                expect_ok)
         return time.perf_counter() - t
 
     rng = random.Random(1)
@@ -196,6 +218,7 @@ def bad_inputs(out: list[str]) -> None:
         f"| clean errors (exit 1, message, no Python internals) | {stats['clean errors']} |",
         f"| accepted (valid after all) | {stats['accepted']} |",
         f"| tracebacks / internal errors | {stats['tracebacks']} |",
+        f"| hangs (no answer within 300 s) | {stats['hangs']} |",
         f"| corpus through pytest + plug-in | {summary} ({plugin_secs:.0f} s), "
         f"{plugin_tb} tracebacks |",
         "",

@@ -73,6 +73,11 @@ class SourceText:
 _STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
 
 
+_UNCLOSED_STRING = ("string literal not closed on this line (or an invalid escape sequence "
+                    "in it; valid: \\n \\t \\\\ \\\" and two hex digits)")
+_LEADING_BLANKS = re.compile(r"(?:\s|//[^\n]*)*")
+
+
 class _Utf8Lexer(MLIRLexer):
     """xDSL's lexer with two string-literal fixes.
 
@@ -85,9 +90,7 @@ class _Utf8Lexer(MLIRLexer):
 
     def _lex_string_literal(self, start_pos):
         if _STRING_LITERAL.match(self.input.content, start_pos) is None:
-            raise ParseError(Span(start_pos, start_pos + 1, self.input),
-                             "string literal not closed on this line (or an invalid escape "
-                             "sequence in it; valid: \\n \\t \\\\ \\\" and two hex digits)")
+            raise ParseError(Span(start_pos, start_pos + 1, self.input), _UNCLOSED_STRING)
         token = super()._lex_string_literal(start_pos)
         if token.kind is MLIRTokenKind.BYTES_LIT:
             try:
@@ -227,6 +230,10 @@ def parse_source_ex(text: str, filename: str = "<stdin>", *, verify: bool = True
     source = SourceText(text, filename)
     _check_nesting(source)
     ctx = shared_context(allow_unregistered=allow_unregistered)
+    first = _LEADING_BLANKS.match(text).end()
+    if text.startswith('"', first) and _STRING_LITERAL.match(text, first) is None:
+        # The parser lexes its first token before our lexer fix is installed.
+        raise source.error(_UNCLOSED_STRING, first)
     try:
         parser = _LocatingParser(ctx, source)  # lexes the first token already
     except ParseError as e:

@@ -152,6 +152,24 @@ def test_token_soup(seed, tmp_path):
             assert_clean_failure(res)
 
 
+UNCLOSED_STRINGS = [
+    '"' + "x " * 60,  # the very first token (lexed before the parser is set up)
+    '// comment\n  "s arith.addi arith.addi ] ) < } -> func.func @main %a [ gpu.launch ] = 0x10',
+    'func.func @main() {\n  %c = "arith.constant"() {value = "' + "x y " * 40 + "} : () -> ()\n}\n",
+    'func.func @main() {\n  cf.assert %f, "bad \\q escape ' + "z " * 40 + '"\n}\n',
+]
+
+
+@pytest.mark.parametrize("text", UNCLOSED_STRINGS, ids=range(len(UNCLOSED_STRINGS)))
+def test_unclosed_string_is_reported_at_once(text, tmp_path):
+    """xDSL's string pattern backtracks exponentially without a closing quote (a hang)."""
+    t = time.perf_counter()
+    for _, res in _tools(text.encode(), tmp_path):
+        msg = assert_clean_failure(res)
+        assert "string literal not closed on this line" in msg, msg
+    assert time.perf_counter() - t < 20
+
+
 def _chain(n: int, tail: str = "") -> str:
     lines = ["func.func @main() {", "  %c0 = arith.constant 0 : i64",
              "  %c1 = arith.constant 1 : i64"]
