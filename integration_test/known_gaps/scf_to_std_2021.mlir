@@ -1,14 +1,12 @@
-// XFAIL: *
 // RUN: mlir-opt %s -convert-scf-to-std -convert-std-to-llvm \
 // RUN: | mlir-cpu-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%linalg_test_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
 
-// Known gap (embedded mlir-opt, deferred passes): 2021 pipelines lowered scf
-// with -convert-scf-to-std (today's -convert-scf-to-cf); the embedded mlir-opt
-// does not know the old name ("unknown pass 'convert-scf-to-std'") although it
-// only lowers towards LLVM and could be deferred like -convert-std-to-llvm.
-// When this passes, drop the XFAIL line.  Expected: 0 + 1 + ... + 9 = 45.
+// Was a known gap (embedded mlir-opt, deferred passes), closed: 2021 pipelines
+// lowered scf with -convert-scf-to-std (today's -convert-scf-to-cf); the embedded
+// mlir-opt now defers the old name like -convert-std-to-llvm.
+// Expected: 0 + 1 + ... + 9 = 45.
 func @main() {
   %c0 = constant 0 : index
   %c1 = constant 1 : index

@@ -122,6 +122,11 @@ _DEFERRED_NAMES = frozenset({
     "gpu-decompose-memrefs", "memref-expand", "llvm-legalize-for-export",
     "convert-gpu-launch-to-vulkan-launch", "ensure-debug-info-scope-on-llvm-func",
     "gpu-kernel-outlining-to-binary", "arith-emulate-unsupported-floats",
+    # The runner lowers linalg on memrefs to loops itself (codegen/linalg.py).
+    "convert-linalg-to-loops", "convert-linalg-to-affine-loops",
+    "convert-linalg-to-parallel-loops",
+    # 2021 name of convert-scf-to-cf.
+    "convert-scf-to-std",
 })
 _DEFERRED_PATTERNS = (
     re.compile(r"^convert-[a-z0-9-]+-to-(llvm|nvvm|rocdl)$"),

@@ -2,14 +2,14 @@
 // high level and the runner lowers it itself.
 // RUN: gpurunner-opt %s -gpu-kernel-outlining -gpu-lower-to-nvvm-pipeline="cubin-format=fatbin" | FileCheck %s --check-prefix=FLAT
 // RUN: gpurunner-opt %s -gpu-kernel-outlining | gpurunner-opt -pass-pipeline='builtin.module(gpu.module(strip-debuginfo,convert-gpu-to-nvvm,gpu-to-cubin))' | gpurunner-opt -gpu-to-llvm | FileCheck %s --check-prefix=NESTED
-// RUN: not gpurunner-opt %s -convert-linalg-to-affine-loops 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: not gpurunner-opt %s -affine-loop-tile 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
 // FLAT: gpurunner.deferred_passes = ["gpu-lower-to-nvvm-pipeline{cubin-format=fatbin}"]
 // FLAT: gpu.launch_func
 // FLAT: gpu.func @main_kernel
 // NESTED: gpurunner.deferred_passes = ["gpu.module(strip-debuginfo)", "gpu.module(convert-gpu-to-nvvm)", "gpu.module(gpu-to-cubin)", "gpu-to-llvm"]
 // NESTED: gpu.module @main_kernel
-// UNKNOWN: error: unknown pass 'convert-linalg-to-affine-loops'
+// UNKNOWN: error: unknown pass 'affine-loop-tile'
 // UNKNOWN: gpurunner_tools = system
 func.func @main(%m: memref<?xf32>) {
   %c1 = arith.constant 1 : index
