@@ -34,7 +34,6 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
 from runner_core.errors import IRError, SourceLocation
 from runner_core.ir.context import shared_context
-from runner_core.ir.dominance import Dominance, enclosing_block_in
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
 
 # `%a, %b:2 = ` before an op name.
@@ -624,7 +623,7 @@ class _Nesting:
         self.end: dict[Operation, int] = {}
         self.span: dict[object, tuple[int, int]] = {}  # Block / Region -> preorder range
         self.scope: dict[Block, Operation | None] = {}
-        self.dominance = Dominance()
+        self.dominance = None  # dominance.Dominance, made when a CFG region needs it
         ops = list(walk_ops(module))
         for i, op in enumerate(ops):
             self.pre[op] = i
@@ -673,6 +672,8 @@ def _defined_where(value: SSAValue, user: Operation) -> str:
         return ""
     if block is None or loc is None:
         return ""
+    from runner_core.ir.dominance import enclosing_block_in
+
     if block is user.parent:
         where = "op in the same block"
     elif block.parent is not None and enclosing_block_in(block.parent, user.parent) is not None:
@@ -704,5 +705,9 @@ def _dominates(value: SSAValue, user: Operation, order: _Nesting) -> bool:
     region = def_block.parent
     if region is None or not order.inside(region, at):
         return False
+    from runner_core.ir.dominance import Dominance, enclosing_block_in  # only CFGs need it
+
+    if order.dominance is None:
+        order.dominance = Dominance()
     use_block = enclosing_block_in(region, user.parent)
     return use_block is not None and order.dominance.block_dominates(def_block, use_block)
