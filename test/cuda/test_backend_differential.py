@@ -23,8 +23,10 @@ FILES = sorted((ROOT / "integration_test").rglob("*.mlir")) if (ROOT / "integrat
 RUNNERS = {"mlir-runner", "mlir-cpu-runner", "mlir-cuda-runner", "gpurunner"}
 _ADDRESS = re.compile(rb"base@ = 0x[0-9a-fA-F]+")
 
-pytestmark = pytest.mark.skipif(cuda.probe() is None,
-                                reason=f"no usable CUDA device ({cuda.probe_reason()})")
+# Heavy (many programs end to end, or upstream tools): `-m integration`, not the unit run.
+pytestmark = [pytest.mark.integration,
+              pytest.mark.skipif(cuda.probe() is None,
+                                 reason=f"no usable CUDA device ({cuda.probe_reason()})")]
 
 
 def _outputs(item, backend: str):

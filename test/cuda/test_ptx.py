@@ -398,6 +398,7 @@ _INTEGRATION = sorted(
     for f in files if f.endswith(".mlir"))
 
 
+@pytest.mark.integration  # compiles the kernels of every integration test: not the unit run
 @pytest.mark.parametrize("path", _INTEGRATION,
                          ids=[os.path.relpath(p, _ROOT) for p in _INTEGRATION])
 def test_integration_kernels_compile_for_sm_90(path, tmp_path):
@@ -406,7 +407,10 @@ def test_integration_kernels_compile_for_sm_90(path, tmp_path):
     from runner_core import engine
 
     with open(path) as fh:
-        module = engine.parse(fh.read(), path)
+        text = fh.read()
+    if "// XFAIL:" in text:
+        pytest.skip("an XFAIL test (integration_test/known_gaps): not expected to compile")
+    module = engine.parse(text, path)
     engine.run_passes(module, engine.default_pipeline())
     mods = [op for op in module.body.block.ops if op.name == "gpu.module"]
     for m in mods:

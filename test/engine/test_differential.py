@@ -34,7 +34,9 @@ BASE = re.compile(rb"base@ = 0x[0-9a-f]+")
 
 have_llvm = (LLVM / "bin/mlir-opt").exists() and (LLVM / "bin/mlir-runner").exists() and all(
     Path(p).exists() for p in REAL_LIBS.values())
-pytestmark = pytest.mark.skipif(not have_llvm, reason="LLVM 22 tools not installed")
+# Heavy (many programs end to end, or upstream tools): `-m integration`, not the unit run.
+pytestmark = [pytest.mark.integration,
+              pytest.mark.skipif(not have_llvm, reason="LLVM 22 tools not installed")]
 
 
 def run_script(path: Path) -> list[list[str]]:

@@ -31,8 +31,10 @@ ROOT = Path(__file__).resolve().parents[2]
 MLIR_OPT = os.environ.get("GPURUNNER_MLIR_OPT", "/usr/lib/llvm-22/bin/mlir-opt")
 SPLIT = "// -----"
 
-pytestmark = pytest.mark.skipif(not os.path.exists(MLIR_OPT),
-                                reason=f"upstream mlir-opt not found at {MLIR_OPT}")
+# Heavy (many programs end to end, or upstream tools): `-m integration`, not the unit run.
+pytestmark = [pytest.mark.integration,
+              pytest.mark.skipif(not os.path.exists(MLIR_OPT),
+                                 reason=f"upstream mlir-opt not found at {MLIR_OPT}")]
 
 
 def _is_text(path: Path) -> bool:

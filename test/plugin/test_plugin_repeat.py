@@ -15,6 +15,9 @@ from repeat_programs import FORK_JOIN, RACE
 from pytest_gpurunner import repeat
 from pytest_gpurunner.job import JobResult, StageResult
 
+# Heavy (many programs end to end, or upstream tools): `-m integration`, not the unit run.
+pytestmark = pytest.mark.integration
+
 # Output that depends on the perturbation seed: a stand-in for a race, without the runner.
 SEED_DEPENDENT = "// RUN: fake-echo-env GPURUNNER_PERTURB\n"
 

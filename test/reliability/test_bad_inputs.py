@@ -26,6 +26,9 @@ import pytest
 from runner_core import cli, opt
 from runner_core.ir.parse import MAX_NESTING
 
+# Heavy (many programs end to end, or upstream tools): `-m integration`, not the unit run.
+pytestmark = pytest.mark.integration
+
 BAD = sorted((Path(__file__).parent / "bad").glob("*.mlir"))
 SCREEN = 24  # an error must fit on a screen
 BUILTIN_LIBS = {"%mlir_runner_utils": "mlir_runner_utils",

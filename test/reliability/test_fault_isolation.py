@@ -9,6 +9,11 @@ injected and survived" line of bench/results/reliability-2026-11-30.md.
 
 from __future__ import annotations
 
+import pytest
+
+# Heavy (many programs end to end, or upstream tools): `-m integration`, not the unit run.
+pytestmark = pytest.mark.integration
+
 RT = "--shared-libs=%mlir_runner_utils,%mlir_c_runner_utils,%mlir_cuda_runtime"
 RUN = f"// RUN: gpurunner %s --backend=cpu --entry-point-result=void {RT}"
 

@@ -19,6 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+# Heavy (many programs end to end, or upstream tools): `-m integration`, not the unit run.
+pytestmark = pytest.mark.integration
+
 SEEDS = fuzzing.seed_files()
 EXAMPLES = int(os.environ.get("GPURUNNER_FUZZ_EXAMPLES", "200"))
 
