@@ -81,8 +81,10 @@ def _ensure_builtins() -> None:
     global _BUILTINS_LOADED
     if not _BUILTINS_LOADED:
         _BUILTINS_LOADED = True
-        from runner_core.passes import builtin_passes  # noqa: F401  (registers on import)
-        from runner_core.passes import async_parallel_for  # noqa: F401  (async preparation)
+        from runner_core.passes import (
+            async_parallel_for,  # noqa: F401  (async preparation)
+            builtin_passes,  # noqa: F401  (registers on import)
+        )
 
 
 def lookup_pass(name: str) -> PassInfo:

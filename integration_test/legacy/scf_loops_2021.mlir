@@ -3,9 +3,9 @@
 // RUN:   -shared-libs=%linalg_test_lib_dir/libmlir_c_runner_utils%shlibext \
 // RUN: | FileCheck %s
 
-// Was a known gap (embedded mlir-opt, deferred passes), closed: 2021 pipelines
-// lowered scf with -convert-scf-to-std (today's -convert-scf-to-cf); the embedded
-// mlir-opt now defers the old name like -convert-std-to-llvm.
+// A 2021 CPU pipeline with scf: -convert-scf-to-std (today's -convert-scf-to-cf)
+// then -convert-std-to-llvm into mlir-cpu-runner with single-dash options; the
+// embedded mlir-opt defers both old names (once a known gap, closed).
 // Expected: 0 + 1 + ... + 9 = 45.
 func @main() {
   %c0 = constant 0 : index
