@@ -1,10 +1,9 @@
-// XFAIL: *
 // RUN: not mlir-opt %s 2>&1 | FileCheck %s
 
-// Known gap (front end, verifier): the region of gpu.all_reduce is isolated
+// Was a known gap, closed (front end, verifier): the region of gpu.all_reduce is isolated
 // from above; mlir-opt rejects a body that uses a value defined outside it
 // ("'arith.addi' op using value defined outside the region").  The embedded
-// front end accepts this program.  When this passes, drop the XFAIL line.
+// front end accepts this program.
 // CHECK: error: 'arith.addi' op using value defined outside the region
 gpu.module @kernels {
   gpu.func @k(%x: i32) kernel {

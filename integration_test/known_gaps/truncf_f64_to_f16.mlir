@@ -1,9 +1,8 @@
-// XFAIL: *
 // RUN: mlir-runner %s -e main --entry-point-result=void \
 // RUN:   --shared-libs=%mlir_c_runner_utils \
 // RUN: | FileCheck %s
 
-// Known gap (execution engine): arith.truncf from f64 to f16 of a value only
+// Was a known gap, closed (execution engine): arith.truncf from f64 to f16 of a value only
 // known at run time becomes a call to the compiler-rt/libgcc helper
 // __truncdfhf2, which the embedded runner does not resolve; the run fails with
 // "Failed to materialize symbols" without naming the missing symbol.  (f32 to

@@ -261,11 +261,39 @@ def _cast(kind: str):
                 return (bld.sext if kind == "index_cast" else bld.zext)(x, to)
             if kind == "bitcast":
                 return bld.bitcast(x, to)
+            if kind == "fptrunc" and _needs_round_to_odd(ctx, src, res_scalar):
+                return _fptrunc_via_f32(ctx, x, to)
             return getattr(bld, kind)(x, to)
 
         ctx.set_results(op, [map_nd(bld, f, a, result_type=rt)])
 
     return lower
+
+
+def _needs_round_to_odd(ctx: LoweringContext, src: ir.Type, dst: ir.Type) -> bool:
+    """f64 -> f16/bf16 on the CPU: x86 has no instruction, and LLVM would call the
+    compiler runtime (__truncdfhf2), which a JIT-ed module cannot count on."""
+    return (ctx.target.name != "nvptx" and isinstance(src, ir.DoubleType)
+            and (isinstance(dst, ir.HalfType) or str(dst) == "bfloat"))
+
+
+def _fptrunc_via_f32(ctx: LoweringContext, x: ir.Value, to: ir.Type) -> ir.Value:
+    """Correctly rounded f64 -> f16 through f32: round to f32 *to odd* (truncate
+    toward zero, then set the last bit if anything was lost), then round to
+    nearest.  f32 keeps more than two extra bits over f16/bf16's precision, which
+    makes the two-step rounding exact (no double-rounding error)."""
+    bld = ctx.builder
+    f32 = retype(x.type, ir.FloatType())
+    i32 = retype(x.type, ir.IntType(32))
+    t = bld.fptrunc(x, f32)
+    back = bld.fpext(t, x.type)
+    fabs = [ctx.intrinsic("llvm.fabs", v.type, [v], [v.type]) for v in (back, x)]
+    away = bld.fcmp_ordered(">", fabs[0], fabs[1])  # rounded away from zero
+    inexact = bld.fcmp_ordered("!=", back, x)  # false for NaN: left as it is
+    bits = bld.bitcast(t, i32)
+    bits = bld.select(away, bld.sub(bits, _splat_like(bits, 1)), bits)
+    bits = bld.select(inexact, bld.or_(bits, _splat_like(bits, 1)), bits)
+    return bld.fptrunc(bld.bitcast(bits, f32), to)
 
 
 for _name, _kind in {

@@ -1481,7 +1481,8 @@ class AllReduceOp(IRDLOperation):
     op = opt_prop_def(AllReduceOperationAttr)
     uniform = opt_prop_def(UnitAttr)
     body = region_def()
-    traits = traits_def(RecursiveMemoryEffect())
+    # The body sees only its two arguments (MLIR: IsolatedFromAbove).
+    traits = traits_def(RecursiveMemoryEffect(), IsolatedFromAbove())
 
     @property
     def reduction(self) -> AllReduceOperation | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import arith, cf, math
-from xdsl.dialects.builtin import FunctionType, IntegerAttr, SymbolRefAttr, i64
+from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, SymbolRefAttr, i64
 from xdsl.ir import Dialect, Operation
 from xdsl.irdl import IRDLOperation, irdl_op_definition
 from xdsl.parser import Parser
@@ -116,6 +116,29 @@ def _parse_atomic_rmw(parser: Parser) -> Operation:
     return op
 
 
+def _parse_dim(parser: Parser) -> Operation:
+    """`dim %m, %i : memref<...>`, or early 2021's `dim %m, 2 : ...` with a literal: the
+    literal becomes an `arith.constant` placed just before the op."""
+    src = parser.parse_unresolved_operand()
+    parser.parse_punctuation(",")
+    at = parser.pos
+    literal = parser.parse_optional_integer(allow_boolean=False, allow_negative=False)
+    index = parser.parse_unresolved_operand() if literal is None else None
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    t = parser.parse_type()
+    source = parser.resolve_operand(src, t)
+    if index is not None:
+        return memref.DimOp(source, parser.resolve_operand(index, IndexType()), attrs)
+    hoist = getattr(parser, "hoist_before", None)
+    if hoist is None:
+        parser.raise_error("'dim' with a literal dimension needs the runner's parser", at)
+    const = arith.ConstantOp(IntegerAttr(literal, IndexType()))
+    op = memref.DimOp(source, const.result, attrs)
+    hoist(const, op)
+    return op
+
+
 # old name -> (modern name, parser producing the modern op)
 _TABLE: dict[str, tuple[str, Callable[[Parser], Operation]]] = {
     "func": ("func.func", _delegate(func.FuncOp)),
@@ -126,6 +149,7 @@ _TABLE: dict[str, tuple[str, Callable[[Parser], Operation]]] = {
     "cmpf": ("arith.cmpf", _parse_cmp("cmpf", _CMPF_PREDICATES, arith_ext.CmpfOp)),
     "atomic_rmw": ("memref.atomic_rmw", _parse_atomic_rmw),
     "call_indirect": ("func.call_indirect", _delegate(func.CallIndirectOp)),
+    "dim": ("memref.dim", _parse_dim),
 }
 
 _RENAMES = {
@@ -151,7 +175,7 @@ _RENAMES = {
     "atan2": math.Atan2Op, "powf": math.PowFOp, "fmaf": math.FmaOp,
     # memref (moved out of std in 2021)
     "alloc": memref.AllocOp, "alloca": memref.AllocaOp, "dealloc": memref.DeallocOp,
-    "load": memref.LoadOp, "store": memref.StoreOp, "dim": memref.DimOp,
+    "load": memref.LoadOp, "store": memref.StoreOp,
     "rank": memref.RankOp, "view": memref.ViewOp, "subview": memref.SubviewOp,
     "memref_cast": memref.CastOp, "memref_reinterpret_cast": memref.ReinterpretCastOp,
     "global_memref": memref.GlobalOp, "get_global_memref": memref.GetGlobalOp,
@@ -185,6 +209,7 @@ _CLASSES: dict[str, type[Operation]] = {
     "func.call_indirect": func.CallIndirectOp, "func.constant": func.ConstantOp,
     "arith.constant": arith.ConstantOp, "arith.cmpi": arith_ext.CmpiOp,
     "arith.cmpf": arith_ext.CmpfOp, "memref.atomic_rmw": memref.AtomicRMWOp,
+    "memref.dim": memref.DimOp,
 }
 # 2021 attribute names that changed since.
 _ATTR_RENAMES = {"func.func": {"type": "function_type"}}
@@ -222,6 +247,32 @@ def upgrade_generic(parser: Parser, op: Operation) -> Operation:
     return new
 
 
+# 2021's `{op = "max"}` on gpu.all_reduce -> today's operation (integer, float).
+_ALL_REDUCE_2021 = {"add": ("add", "add"), "mul": ("mul", "mul"), "and": ("and", "and"),
+                    "or": ("or", "or"), "xor": ("xor", "xor"), "max": ("maxsi", "maxnumf"),
+                    "min": ("minsi", "minnumf")}
+
+
+def upgrade_all_reduce_op(parser: Parser, op: Operation) -> None:
+    """`"gpu.all_reduce"(%x) ({}) {op = "max"}`: the string becomes `#gpu<all_reduce_op ...>`
+    (unknown strings are left for the verifier to report)."""
+    from xdsl.dialects.builtin import AnyFloat
+
+    from runner_core.ir.dialects.gpu import AllReduceOperation, AllReduceOperationAttr
+
+    word = op.properties["op"].data
+    choice = _ALL_REDUCE_2021.get(word)
+    if choice is None:
+        return
+    new = choice[1] if isinstance(op.operands[0].type, AnyFloat) else choice[0]
+    op.properties["op"] = AllReduceOperationAttr(AllReduceOperation(new))
+    log = UPGRADE_LOG.get()
+    if log is not None:
+        starts = getattr(parser, "op_starts", None)
+        log.append(Upgrade(starts[-1] if starts else parser.pos, f'op = "{word}"',
+                           f"#gpu<all_reduce_op {new}>", "gpu.all_reduce attribute"))
+
+
 def _segments_2021(cls: type[Operation], op: Operation):
     """operandSegmentSizes for ops whose 2021 generic form had none (alloc, alloca)."""
     from xdsl.dialects.builtin import DenseArrayBase, i32
@@ -251,4 +302,5 @@ def _make(old: str) -> type[Operation]:
 
 Std = Dialect("std", [_make(old) for old in _TABLE], [])
 
-__all__ = ["Std", "UPGRADE_LOG", "Upgrade", "LEGACY_NAMES", "parse_legacy", "upgrade_generic"]
+__all__ = ["Std", "UPGRADE_LOG", "Upgrade", "LEGACY_NAMES", "parse_legacy", "upgrade_generic",
+           "upgrade_all_reduce_op"]
