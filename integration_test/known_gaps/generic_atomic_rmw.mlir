@@ -1,10 +1,9 @@
-// XFAIL: *
 // RUN: mlir-opt %s -gpu-lower-to-nvvm-pipeline="cubin-format=%gpu_compilation_format" \
 // RUN: | mlir-runner --shared-libs=%mlir_cuda_runtime --shared-libs=%mlir_c_runner_utils \
 // RUN:   --entry-point-result=void \
 // RUN: | FileCheck %s
 
-// Known gap (front end and codegen): memref.generic_atomic_rmw (an atomic
+// Was a known gap, closed (front end and codegen): memref.generic_atomic_rmw (an atomic
 // read-modify-write with an arbitrary body, lowered to a compare-and-swap loop)
 // is not known ("custom op 'memref.generic_atomic_rmw' is unknown").  When this
 // passes, drop the XFAIL line.  64 threads multiply a cell by (t mod 3) + 1

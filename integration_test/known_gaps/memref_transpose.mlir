@@ -1,14 +1,13 @@
-// XFAIL: *
 // RUN: mlir-opt %s -convert-scf-to-cf -expand-strided-metadata -finalize-memref-to-llvm \
 // RUN:   -convert-to-llvm -reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main --entry-point-result=void \
 // RUN:   --shared-libs=%mlir_runner_utils --shared-libs=%mlir_c_runner_utils \
 // RUN: | FileCheck %s
 
-// Known gap (front end): memref.transpose is unknown to the parser ("custom op
+// Was a known gap, closed (front end): memref.transpose is unknown to the parser ("custom op
 // 'memref.transpose' is unknown"); upstream lowers it through
-// -expand-strided-metadata to a strided view.  When this passes, drop the XFAIL
-// line.  Expected: the 2 x 3 matrix 10 i + j viewed as 3 x 2 with strides [1, 3].
+// -expand-strided-metadata to a strided view.
+// Expected: the 2 x 3 matrix 10 i + j viewed as 3 x 2 with strides [1, 3].
 func.func private @printMemrefI32(memref<*xi32>)
 
 func.func @main() {

@@ -579,3 +579,51 @@ def _alloca_scope(ctx, op):
 
 def scalar_zero(t: ir.Type) -> ir.Constant:
     return scalar_constant(t, 0)
+
+
+# --------------------------------------------------------------- transpose
+@lowering("memref.transpose")
+def _transpose(ctx, op):
+    """The same buffer and offset; sizes and strides taken in the permuted order."""
+    src = op.operands[0]
+    d = desc(ctx, src)
+    order = op.order()
+    res_t = op.results[0].type
+    sizes, strides = d.sizes(), d.strides()
+    ctx.set_results(op, [md.build(ctx.builder, ctx.convert(res_t), d.allocated(), d.aligned(),
+                                  d.offset(), [sizes[i] for i in order],
+                                  [strides[i] for i in order])])
+
+
+# ------------------------------------------------------- generic_atomic_rmw
+@lowering("memref.generic_atomic_rmw")
+def _generic_atomic_rmw(ctx, op):
+    """A compare-and-swap loop around the body, as upstream lowers it: compute the new
+    value from the one last seen, store it if the element still holds that value,
+    otherwise retry with what was there.  Floats are swapped as same-width integers
+    (LLVM's cmpxchg takes integers and pointers only)."""
+    bld = ctx.builder
+    ptr = element_ptr(ctx, op.operands[0], list(op.operands[1:]), op=op)
+    t = ctx.types.element(op.operands[0].type)
+    is_int = isinstance(t, ir.IntType)
+    it = t if is_int else ir.IntType(ctx.types.sizeof(t) * 8)
+    block = op.regions[0].blocks.first
+    pre = bld.block
+    init = bld.load(ptr, typ=t)
+    loop = ctx.new_block("generic_rmw.loop")
+    done = ctx.new_block("generic_rmw.done")
+    bld.branch(loop)
+    bld.position_at_end(loop)
+    cur = bld.phi(t)
+    cur.add_incoming(init, pre)
+    ctx.set(block.args[0], cur)
+    term = ctx.lower_ops(block)
+    new = ctx.get(term.operands[0])
+    as_int = (lambda v: v) if is_int else (lambda v: bld.bitcast(v, it))
+    pair = bld.cmpxchg(ptr, as_int(cur), as_int(new), "acq_rel", "monotonic")
+    seen_i = bld.extract_value(pair, 0)
+    seen = seen_i if is_int else bld.bitcast(seen_i, t)
+    cur.add_incoming(seen, bld.block)
+    bld.cbranch(bld.extract_value(pair, 1), done, loop)
+    bld.position_at_end(done)
+    ctx.set_results(op, [seen])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import shutil
 import subprocess
 
@@ -410,6 +411,8 @@ def test_integration_kernels_compile_for_sm_90(path, tmp_path):
         text = fh.read()
     if "// XFAIL:" in text:
         pytest.skip("an XFAIL test (integration_test/known_gaps): not expected to compile")
+    if re.search(r"^//\s*RUN:\s*not\s", text, re.M):
+        pytest.skip("a negative test (RUN: not ...): the input is meant to be rejected")
     module = engine.parse(text, path)
     engine.run_passes(module, engine.default_pipeline())
     mods = [op for op in module.body.block.ops if op.name == "gpu.module"]

@@ -17,10 +17,12 @@ from typing import ClassVar
 
 from xdsl.dialects import memref as _x
 from xdsl.dialects.builtin import (
+    AffineMapAttr,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
     MemRefType,
+    StridedLayoutAttr,
     StringAttr,
     SymbolNameConstraint,
     TensorType,
@@ -36,12 +38,15 @@ from xdsl.irdl import (
     operand_def,
     opt_prop_def,
     prop_def,
+    region_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
+    IsTerminator,
     MemoryAllocEffect,
     MemoryReadEffect,
     MemoryWriteEffect,
@@ -372,6 +377,142 @@ class ExtractAlignedPointerAsIndexOp(IRDLOperation):
         super().__init__(operands=[source], result_types=[IndexType()])
 
 
+@irdl_op_definition
+class TransposeOp(IRDLOperation):
+    """`%t = memref.transpose %m (d0, d1) -> (d1, d0) : memref<2x3xf32> to
+    memref<3x2xf32, strided<[1, 3]>>`: a view with the dimensions permuted.
+
+    Result dimension i is source dimension `permutation.results[i]`; the view
+    shares the buffer and offset, with sizes and strides permuted.
+    """
+
+    name = "memref.transpose"
+    in_ = operand_def(MemRefType)
+    permutation = prop_def(AffineMapAttr)
+    result = result_def(MemRefType)
+    traits = traits_def(NoMemoryEffect())
+
+    def order(self) -> list[int]:
+        """Source dimension of each result dimension."""
+        return [getattr(e, "position", -1) for e in self.permutation.data.results]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TransposeOp:
+        src = parser.parse_unresolved_operand()
+        perm = parser.parse_affine_map()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        st = parser.parse_type()
+        parser.parse_keyword("to")
+        rt = parser.parse_type()
+        return cls.create(operands=[parser.resolve_operand(src, st)], result_types=[rt],
+                          properties={"permutation": AffineMapAttr(perm)}, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.in_)
+        printer.print_string(f" {self.permutation.data}")
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.in_.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        src, res = self.in_.type, self.result.type
+        perm = self.permutation.data
+        rank = src.get_num_dims()
+        order = self.order()
+        if perm.num_dims != rank or sorted(order) != list(range(rank)):
+            raise VerifyException("expected a permutation map")
+        shape = src.get_shape()
+        want_shape = [shape[i] for i in order]
+        strides, offset = _strides_and_offset(src)
+        want = MemRefType(src.element_type, want_shape,
+                          StridedLayoutAttr([strides[i] for i in order], offset),
+                          src.memory_space)
+        if (list(res.get_shape()) != want_shape or res.element_type != src.element_type
+                or _strides_and_offset(res) != ([strides[i] for i in order], offset)):
+            raise VerifyException(f"result type '{res}' is not equivalent to the canonical "
+                                  f"transposed input type '{want}'")
+
+
+def _strides_and_offset(t: MemRefType) -> tuple[list[int | None], int | None]:
+    try:
+        strides, offset = t.get_strides(), t.get_offset()
+    except Exception:  # a layout without strides (an arbitrary affine map)
+        return [None] * t.get_num_dims(), None
+    if strides is None:
+        return [None] * t.get_num_dims(), None
+    return list(strides), offset
+
+
+@irdl_op_definition
+class AtomicYieldOp(IRDLOperation):
+    """`memref.atomic_yield %v : f32`: the new value of a generic_atomic_rmw."""
+
+    name = "memref.atomic_yield"
+    result = operand_def()
+    traits = traits_def(IsTerminator(), NoMemoryEffect())
+    assembly_format = "$result attr-dict `:` type($result)"
+
+
+@irdl_op_definition
+class GenericAtomicRMWOp(IRDLOperation):
+    """`%old = memref.generic_atomic_rmw %m[%i] : memref<10xf32> { ^bb0(%cur: f32): ...
+    memref.atomic_yield %new : f32 }`: atomically replace the element by the body's
+    result (computed from its current value; retried if another thread got there
+    first).  The result is the element's value before the update."""
+
+    name = "memref.generic_atomic_rmw"
+    memref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    result = result_def()
+    atomic_body = region_def("single_block")
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GenericAtomicRMWOp:
+        m = parser.parse_unresolved_operand()
+        idx = parser.parse_comma_separated_list(parser.Delimiter.SQUARE,
+                                                parser.parse_unresolved_operand)
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        body = parser.parse_region()
+        attrs = parser.parse_optional_attr_dict()
+        elem = t.element_type if isinstance(t, MemRefType) else t
+        return cls.create(operands=[parser.resolve_operand(m, t),
+                                    *(parser.resolve_operand(i, IndexType()) for i in idx)],
+                          result_types=[elem], regions=[body], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.memref)
+        printer.print_string("[")
+        printer.print_list(self.indices, printer.print_operand)
+        printer.print_string("] : ")
+        printer.print_attribute(self.memref.type)
+        printer.print_string(" ")
+        printer.print_region(self.atomic_body)
+        print_attr_dict(printer, self.attributes)
+
+    def verify_(self) -> None:
+        t = self.memref.type
+        if len(self.indices) != t.get_num_dims():
+            raise VerifyException(f"expects {t.get_num_dims()} indices, got "
+                                  f"{len(self.indices)}")
+        if self.result.type != t.element_type:
+            raise VerifyException("result type must be the memref's element type")
+        block = self.atomic_body.blocks.first
+        if block is None or len(block.args) != 1 or block.args[0].type != t.element_type:
+            raise VerifyException("expected a single entry block with one argument of the "
+                                  "memref's element type")
+        last = block.last_op
+        if not isinstance(last, AtomicYieldOp) or last.result.type != t.element_type:
+            raise VerifyException("expected the body to end in memref.atomic_yield of the "
+                                  "element type")
+
+
 _REPLACED: dict[type[Operation], type[Operation]] = {
     _x.ExtractAlignedPointerAsIndexOp: ExtractAlignedPointerAsIndexOp,
     _x.CastOp: CastOp,
@@ -405,12 +546,14 @@ AssumeAlignmentOp = _x.AssumeAlignmentOp
 AllocaScopeOp = _x.AllocaScopeOp
 AllocaScopeReturnOp = _x.AllocaScopeReturnOp
 
-MemRef = Dialect("memref", list(_ops()), list(_x.MemRef.attributes))
+MemRef = Dialect("memref", [*_ops(), TransposeOp, GenericAtomicRMWOp, AtomicYieldOp],
+                 list(_x.MemRef.attributes))
 
 __all__ = [
     "MemRef", "CastOp", "CopyOp", "GlobalOp", "GetGlobalOp", "RankOp", "AtomicRMWOp",
     "LoadOp", "StoreOp", "AllocOp", "AllocaOp", "DeallocOp", "DimOp", "SubviewOp",
     "ReinterpretCastOp", "ViewOp", "ExpandShapeOp", "CollapseShapeOp",
     "ExtractStridedMetaDataOp", "ExtractAlignedPointerAsIndexOp", "MemorySpaceCastOp",
-    "AssumeAlignmentOp", "AllocaScopeOp", "AllocaScopeReturnOp",
+    "AssumeAlignmentOp", "AllocaScopeOp", "AllocaScopeReturnOp", "TransposeOp",
+    "GenericAtomicRMWOp", "AtomicYieldOp",
 ]
