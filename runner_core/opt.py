@@ -38,6 +38,7 @@ class Options:
     inputs: list[str] = field(default_factory=list)
     output: str | None = None
     pipeline_text: str | None = None
+    pipeline_at: int = 0  # how many pass flags came before --pass-pipeline
     pass_flags: list[str] = field(default_factory=list)
     generic: bool = False
     debuginfo: bool = False
@@ -81,6 +82,7 @@ def _parse_args(argv: list[str]) -> Options:
                 value = args[i]
                 i += 1
             o.pipeline_text = _unquote(value)
+            o.pipeline_at = len(o.pass_flags)
         elif name == "mlir-print-op-generic":
             o.generic = True
         elif name == "mlir-print-debuginfo":
@@ -106,12 +108,19 @@ def _parse_args(argv: list[str]) -> Options:
             if not is_deferred(name):
                 lookup_pass(name)  # raises the unknown-pass error with its hint
             o.pass_flags.append(a)
-    if o.pipeline_text is not None and o.pass_flags:
+    if o.pipeline_text is not None and o.pass_flags and _anchored(o.pipeline_text):
+        # Today's mlir-opt refuses the mix.  2021's accepted it, with the pipeline
+        # written relative to the module (`gpu.module(...)`, no `builtin.module(`
+        # anchor, which today's requires): that form runs in command-line order.
         raise UsageError("error: '--pass-pipeline' cannot be combined with individual pass "
                          "options")
     if len(o.inputs) > 1:
         raise UsageError(f"error: too many input files: {' '.join(o.inputs)}")
     return o
+
+
+def _anchored(pipeline: str) -> bool:
+    return pipeline.lstrip().startswith("builtin.module(")
 
 
 def _is_pass_like(name: str) -> bool:
@@ -151,12 +160,14 @@ def _build_spec(o: Options):
     )
     from runner_core.passes.registry import is_deferred, lookup_pass
 
-    if o.pipeline_text is not None:
+    if o.pipeline_text is not None and not o.pass_flags:
         return parse_pipeline(o.pipeline_text)
     items = [parse_flag_pass(f) for f in o.pass_flags]
     for p in items:
         if not is_deferred(p.name):
             lookup_pass(p.name).create(p.options)
+    if o.pipeline_text is not None:  # 2021: flags and a module-relative pipeline, in order
+        items[o.pipeline_at:o.pipeline_at] = parse_pipeline(o.pipeline_text).items
     return NestSpec(MODULE_ANCHOR, items)
 
 

@@ -49,6 +49,22 @@ def test_usage_errors_are_messages_not_tracebacks(args, fragment):
     assert b"Traceback" not in r.stderr
 
 
+def test_2021_mix_of_flags_and_a_module_relative_pipeline_runs_in_order():
+    """2021's mlir-opt took `-pass-pipeline='gpu.module(...)'` between pass flags (today's
+    wants `builtin.module(...)` and refuses the mix, as above)."""
+    text = (b"func.func @main(%m: memref<?xf32>) {\n  %c1 = arith.constant 1 : index\n"
+            b"  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) "
+            b"threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {\n"
+            b"    gpu.terminator\n  }\n  return\n}\n")
+    r = run("-gpu-kernel-outlining", "-pass-pipeline=gpu.module(strip-debuginfo,gpu-to-cubin)",
+            "-gpu-to-llvm", stdin=text)
+    assert r.returncode == 0, r.stderr.decode()
+    out = r.stdout.decode()
+    assert "gpu.module @main_kernel" in out  # outlining ran first
+    assert ('gpurunner.deferred_passes = ["gpu.module(strip-debuginfo)", '
+            '"gpu.module(gpu-to-cubin)", "gpu-to-llvm"]') in out
+
+
 def test_verbose_reports_2021_upgrades_as_remarks():
     r = run("-v", stdin=b"func @f() {\n  %c = constant 1 : i32\n  return\n}\n")
     assert r.returncode == 0
