@@ -245,6 +245,14 @@ def _select(ctx, op):
 # -------------------------------------------------------------------- casts
 def _cast(kind: str):
     def lower(ctx: LoweringContext, op) -> None:
+        mode = _prop(op, "roundingmode")
+        if mode is not None and int(mode.value.data) != 0:  # 0: to_nearest_even, LLVM's
+            from runner_core.ir.dialects.arith_ext import ROUNDING_MODES
+
+            m = int(mode.value.data)
+            name = ROUNDING_MODES[m] if 0 <= m < len(ROUNDING_MODES) else str(m)
+            raise ctx.unsupported(op, f"'{op.name}' with rounding mode {name} (only "
+                                      f"to_nearest_even is lowered)")
         (a,) = ctx.get_all(op.operands)
         rt = ctx.convert(op.results[0].type)
         bld = ctx.builder

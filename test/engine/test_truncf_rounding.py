@@ -90,3 +90,17 @@ def test_f64_to_f16_nan_stays_nan(tmp_path):
     assert r.returncode == 0, r.stderr.decode()
     bits = int(r.stdout.decode().split("data =", 1)[1].strip(" \n[]"))
     assert bits & 0x7C00 == 0x7C00 and bits & 0x03FF != 0  # a NaN
+
+
+def test_other_rounding_modes_are_refused_not_ignored(tmp_path):
+    text = """func.func @main() {
+  %d = arith.constant 0.1 : f64
+  %f = arith.truncf %d toward_zero : f64 to f32
+  return
+}
+"""
+    r = cli.tool_main(["gpurunner", "-e", "main", "--entry-point-result=void"], text.encode(),
+                      {"GPURUNNER_BACKEND": "cpu"}, str(tmp_path))
+    assert r.returncode != 0
+    assert ":3:8: error: unsupported: 'arith.truncf' with rounding mode toward_zero" in \
+        r.stderr.decode()
