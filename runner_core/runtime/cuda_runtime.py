@@ -1045,11 +1045,27 @@ class CudaRuntimeProvider(Provider):
                 self._module_refs[module] = max(0, self._module_refs[module] - 1)
 
     # ---------------------------------------------------------------- host memory
+    def _make_context_current(self) -> None:
+        """The run's context, current on the calling thread, for driver calls made here.
+
+        The IR entry points do this themselves (``ensure_ctx``); these Python
+        ones must too: an ``async.execute`` body runs on a worker thread of the
+        async runtime, which starts with no current context, and the driver
+        answers CUDA_ERROR_INVALID_CONTEXT there.
+        """
+        from runner_core.targets import cuda
+
+        if self._context is None:
+            self._use_device(cuda.select_ordinal(self._run.env or os.environ))
+        else:
+            self._context.make_current()
+
     def _py_mgpuMemHostRegister(self, ptr: int, size: int) -> None:
         from runner_core.targets import cuda
 
         if not ptr or not size:
             return
+        self._make_context_current()
         code = cuda.raw("cuMemHostRegister")(ptr, size, 0)
         if code != 0:
             self._record(code, "cuMemHostRegister", "mgpuMemHostRegister",
@@ -1063,6 +1079,7 @@ class CudaRuntimeProvider(Provider):
 
         if not ptr:
             return
+        self._make_context_current()
         code = cuda.raw("cuMemHostUnregister")(ptr)
         if code != 0:
             self._record(code, "cuMemHostUnregister", "mgpuMemHostUnregister",
