@@ -4,9 +4,8 @@
 // RUN:   --shared-libs=%mlir_runner_utils --shared-libs=%mlir_c_runner_utils \
 // RUN: | FileCheck %s
 
-// Was a known gap, closed (front end): memref.transpose is unknown to the parser ("custom op
-// 'memref.transpose' is unknown"); upstream lowers it through
-// -expand-strided-metadata to a strided view.
+// memref.transpose: a permuted strided view (upstream lowers it through
+// -expand-strided-metadata), printed through its strides.
 // Expected: the 2 x 3 matrix 10 i + j viewed as 3 x 2 with strides [1, 3].
 func.func private @printMemrefI32(memref<*xi32>)
 

@@ -1,11 +1,9 @@
 // RUN: mlir-cuda-runner %s --shared-libs=%cuda_wrapper_library_dir/libcuda-runtime-wrappers%shlibext,%linalg_test_lib_dir/libmlir_runner_utils%shlibext --entry-point-result=void | FileCheck %s
 
-// Was a known gap, closed (front end, 2021 upgrade): tests of 2021 spell all_reduce in
-// generic form with the operation as a string, `{ op = "max" }` (also "min",
-// "and", "add", ...); the parser rejects it ("should be of base attribute
-// gpu.all_reduce_op").  2021's "max"/"min" are today's maxsi/minsi (and
-// maxnumf/minnumf on floats).
-// Expected: the maximum of 0..5 and of 10..15 per block.
+// 2021's generic spelling of all_reduce with the operation as a string,
+// `"gpu.all_reduce"(%v) ({}) { op = "max" }` (upstream's all-reduce tests of
+// the time); 2021's "max"/"min" are today's maxsi/minsi (maxnumf/minnumf on
+// floats).  Expected: the maximum of 0..5 and of 10..15 per block.
 func @main() {
   %data = alloc() : memref<2x6xi32>
   %out = alloc() : memref<2xi32>

@@ -8,11 +8,11 @@
 // RUN:   --entry-point-result=void \
 // RUN: | FileCheck %s
 
-// Was a known gap, closed (embedded mlir-opt): 2021's mlir-opt accepted -pass-pipeline
-// between individual pass flags in one invocation (upstream's GPU tests of
-// early 2021 were written this way); the embedded mlir-opt runs such a module-relative
-// pipeline in command-line order (an anchored `builtin.module(...)` one mixed
-// with flags is refused, like today's mlir-opt).
+// 2021's mlir-opt accepted -pass-pipeline between individual pass flags in one
+// invocation (upstream's GPU tests of early 2021 were written this way); the
+// embedded mlir-opt runs such a module-relative pipeline in command-line order
+// (an anchored `builtin.module(...)` one mixed with flags is refused, like
+// today's mlir-opt).
 func @main() {
   %c1 = constant 1 : index
   %c3 = constant 3 : index

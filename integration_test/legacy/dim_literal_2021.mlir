@@ -1,9 +1,8 @@
 // RUN: mlir-cuda-runner %s --shared-libs=%cuda_wrapper_library_dir/libcuda-runtime-wrappers%shlibext,%linalg_test_lib_dir/libmlir_runner_utils%shlibext,%linalg_test_lib_dir/libmlir_c_runner_utils%shlibext --entry-point-result=void | FileCheck %s
 
-// Was a known gap, closed (front end, 2021 upgrade): early-2021 `dim` took the dimension as
-// an integer literal (`%sx = dim %m, 2 : memref<?x?x?xf32>`), as upstream's
-// all-reduce tests of the time did; the parser expects an SSA operand
-// ("operand expected").
+// Early-2021 `dim` with the dimension as an integer literal
+// (`%sx = dim %m, 2 : memref<?x?x?xf32>`), as upstream's all-reduce tests of
+// the time wrote it.
 func @main() {
   %arg = alloc() : memref<2x3x4xf32>
   %dst = memref_cast %arg : memref<2x3x4xf32> to memref<?x?x?xf32>

@@ -1,9 +1,7 @@
 // RUN: not mlir-opt %s 2>&1 | FileCheck %s
 
-// Was a known gap, closed (front end, verifier): the region of gpu.all_reduce is isolated
-// from above; mlir-opt rejects a body that uses a value defined outside it
-// ("'arith.addi' op using value defined outside the region").  The embedded
-// front end accepts this program.
+// The region of gpu.all_reduce is isolated from above: a body that uses a
+// value defined outside it is rejected, in mlir-opt's words.
 // CHECK: error: 'arith.addi' op using value defined outside the region
 gpu.module @kernels {
   gpu.func @k(%x: i32) kernel {

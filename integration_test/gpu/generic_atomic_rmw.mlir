@@ -3,11 +3,10 @@
 // RUN:   --entry-point-result=void \
 // RUN: | FileCheck %s
 
-// Was a known gap, closed (front end and codegen): memref.generic_atomic_rmw (an atomic
-// read-modify-write with an arbitrary body, lowered to a compare-and-swap loop)
-// is not known ("custom op 'memref.generic_atomic_rmw' is unknown").  When this
-// passes, drop the XFAIL line.  64 threads multiply a cell by (t mod 3) + 1
-// modulo 1000003: 2^21 * 3^21 mod 1000003 = 723369 (Python), in any order.
+// memref.generic_atomic_rmw: an atomic read-modify-write with an arbitrary
+// body (a compare-and-swap loop), contended by 64 threads that multiply one
+// cell by (t mod 3) + 1 modulo 1000003; the operation commutes, so the result
+// is 2^21 * 3^21 mod 1000003 = 723369 (Python) in any order.
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @mul(%cell: memref<1xi64>) kernel {

@@ -1,13 +1,10 @@
-// RUN: mlir-runner %s -e main --entry-point-result=void \
-// RUN:   --shared-libs=%mlir_c_runner_utils \
+// RUN: mlir-opt %s -convert-vector-to-llvm -convert-to-llvm -reconcile-unrealized-casts \
+// RUN: | mlir-runner -e main --entry-point-result=void --shared-libs=%mlir_c_runner_utils \
 // RUN: | FileCheck %s
 
-// Was a known gap, closed (execution engine): arith.truncf from f64 to f16 of a value only
-// known at run time becomes a call to the compiler-rt/libgcc helper
-// __truncdfhf2, which the embedded runner does not resolve; the run fails with
-// "Failed to materialize symbols" without naming the missing symbol.  (f32 to
-// f16 works: the host has an instruction for it.)  When this passes, drop the
-// XFAIL line.  Expected: 2.5 and 0.1 rounded to f16 (0.0999756).
+// arith.truncf from f64 to f16 of values known only at run time (LLVM would
+// call the compiler-rt helper __truncdfhf2; the runner rounds correctly
+// without it).  Expected: 2.5 and 0.1 rounded to f16 (0.0999756).
 func.func @narrow(%d: f64) -> f32 {
   %h = arith.truncf %d : f64 to f16
   %e = arith.extf %h : f16 to f32
