@@ -23,6 +23,7 @@ import contextlib
 import importlib
 import io
 import os
+import re
 import shutil
 import sys
 import traceback
@@ -231,6 +232,29 @@ def _gap(message: str) -> ToolResult:
     ).encode())
 
 
+_HORIZONTAL_RUN = re.compile(r"[ \t]+")
+
+
+def _llvm_horizontal_space(opts, text: str, check_text: str) -> tuple[str, str]:
+    """LLVM FileCheck's default whitespace rule, applied before the package sees anything.
+
+    Without ``--strict-whitespace`` LLVM FileCheck rewrites every run of spaces and
+    tabs to one space in the input *and in the whole check file* before parsing
+    patterns, so the rule reaches inside ``{{...}}`` regexes too: ``{{(7, ){2}}}``
+    matches printMemref's ``7,  7`` and ``{{a {2}b}}`` never matches.  The package
+    instead widens the literal parts of a pattern (a space becomes ``[ \t\v]+``) and
+    leaves regexes and the input alone.  Once both texts are canonical, literals can
+    compare exactly (package strict mode), which also keeps a space from matching a
+    vertical tab, as in LLVM.  Under ``--match-full-lines`` the package's strict mode
+    would also drop LLVM's optional spaces around the line, so it stays non-strict
+    there (its only remaining difference: ``\v`` next to a literal space).
+    """
+    text = _HORIZONTAL_RUN.sub(" ", text)
+    check_text = _HORIZONTAL_RUN.sub(" ", check_text)
+    opts.strict_whitespace = not opts.match_full_lines
+    return text, check_text
+
+
 def filecheck_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
     """LLVM FileCheck's command line on top of the ``filecheck`` package, in process."""
     from filecheck import colors
@@ -293,6 +317,8 @@ def filecheck_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: s
             return ToolResult(2, b"", f"FileCheck: could not open input file "
                                       f"'{name}': {err.strerror}\n".encode())
     text = FInput.canonicalize_line_ends(data.decode("utf-8", errors="replace"))
+    if os.path.basename(argv[0]) != "filecheck" and not opts.strict_whitespace:
+        text, check_text = _llvm_horizontal_space(opts, text, check_text)
 
     diag = io.StringIO()
     try:
