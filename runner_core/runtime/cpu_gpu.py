@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 from runner_core.errors import ExecutionError
 
+from . import host_register_2021
 from .registry import Provider, register_provider
 
 _SHIM_IR = r"""
@@ -56,6 +57,7 @@ declare ptr @py_module_load(ptr, i64)
 declare void @py_module_unload(ptr)
 declare ptr @py_get_function(ptr, ptr)
 declare void @_gpurunner_assert_fail(ptr, ptr)
+declare i32 @py_register_typed(i32, i64, ptr)
 
 @handles = internal global [2 x i64] zeroinitializer
 @empty = private unnamed_addr constant [1 x i8] zeroinitializer
@@ -172,6 +174,28 @@ define void @mgpuMemHostRegisterMemRef(i64 %rank, ptr %d, i64 %esize) {
 define void @mgpuMemHostUnregisterMemRef(i64 %rank, ptr %d, i64 %esize) {
   ret void
 }
+define void @mgpuMemHostRegisterFloat(i64 %rank, ptr %d) {
+  %r = call i32 @py_register_typed(i32 0, i64 %rank, ptr %d)
+  %bad = icmp ne i32 %r, 0
+  br i1 %bad, label %fail, label %ok
+fail:
+  %msg = call ptr @py_error()
+  call void @_gpurunner_assert_fail(ptr %msg, ptr @empty)
+  unreachable
+ok:
+  ret void
+}
+define void @mgpuMemHostRegisterInt32(i64 %rank, ptr %d) {
+  %r = call i32 @py_register_typed(i32 1, i64 %rank, ptr %d)
+  %bad = icmp ne i32 %r, 0
+  br i1 %bad, label %fail, label %ok
+fail:
+  %msg = call ptr @py_error()
+  call void @_gpurunner_assert_fail(ptr %msg, ptr @empty)
+  unreachable
+ok:
+  ret void
+}
 define void @mgpuSetDefaultDevice(i32 %d) {
   ret void
 }
@@ -182,7 +206,8 @@ SYMBOLS = ("mgpuModuleLoad", "mgpuModuleUnload", "mgpuModuleGetFunction", "mgpuL
            "mgpuStreamWaitEvent", "mgpuEventCreate", "mgpuEventDestroy", "mgpuEventSynchronize",
            "mgpuEventRecord", "mgpuMemAlloc", "mgpuMemFree", "mgpuMemcpy", "mgpuMemset32",
            "mgpuMemset16", "mgpuMemHostRegister", "mgpuMemHostUnregister",
-           "mgpuMemHostRegisterMemRef", "mgpuMemHostUnregisterMemRef", "mgpuSetDefaultDevice")
+           "mgpuMemHostRegisterMemRef", "mgpuMemHostUnregisterMemRef", "mgpuSetDefaultDevice",
+           *host_register_2021.HELPER_KINDS)
 
 _LOAD_T = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)
 _UNLOAD_T = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
@@ -191,6 +216,7 @@ _LAUNCH_T = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, *([ctypes.c_int64]
                              ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                              ctypes.c_int64)
 _ERROR_T = ctypes.CFUNCTYPE(ctypes.c_void_p)
+_TYPED_T = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p)
 
 _KDESC_RE = re.compile(r'^@"?(__gpurunner_kdesc\.[^"\s]+)"?\s*=', re.M)
 MAX_THREADS_PER_BLOCK = 1024
@@ -259,6 +285,7 @@ class CpuGpuRuntime(Provider):
             "py_get_function": _GETFN_T(self._guard(self._get_function, 0)),
             "py_launch": _LAUNCH_T(self._guard(self._launch, 1)),
             "py_error": _ERROR_T(lambda: ctypes.addressof(self._error)),
+            "py_register_typed": _TYPED_T(self._guard(self._register_typed, 1)),
         }
         self._callbacks = list(cbs.values())
         imports = {k: ctypes.cast(v, ctypes.c_void_p).value for k, v in cbs.items()}
@@ -294,6 +321,16 @@ class CpuGpuRuntime(Provider):
                 return on_error
 
         return wrapped
+
+    # -- host memory ------------------------------------------------------------
+    def _register_typed(self, kind: int, rank: int, desc: int) -> int:
+        """A 2021 typed helper: fill the memref; registering host memory is free here."""
+        try:
+            host_register_2021.fill_typed(host_register_2021.HELPER_KINDS[kind], rank, desc)
+        except ValueError as err:
+            self._fail(f"error: {err}")
+            return 1
+        return 0
 
     # -- modules ----------------------------------------------------------------
     def _compile(self, text: str) -> tuple[object, dict[str, int]]:

@@ -63,6 +63,7 @@ from dataclasses import dataclass, field
 from runner_core.errors import ExecutionError
 from runner_core.toolapi import mark_process_unusable, process_unusable
 
+from . import host_register_2021
 from .registry import Provider, register_provider
 
 IMAGE_MAGIC = b"GPURUNNER-NVVM-1\n"
@@ -142,6 +143,9 @@ _PY_CALLBACKS = {
     "mgpuMemHostRegister": (None, (ctypes.c_void_p, ctypes.c_uint64)),
     "mgpuMemHostRegisterMemRef": (None, (ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)),
     "mgpuMemHostUnregister": (None, (ctypes.c_void_p,)),
+    # 2021 typed helpers (host_register_2021): fill, then register.
+    "mgpuMemHostRegisterFloat": (None, (ctypes.c_int64, ctypes.c_void_p)),
+    "mgpuMemHostRegisterInt32": (None, (ctypes.c_int64, ctypes.c_void_p)),
     "mgpuMemHostUnregisterMemRef": (None, (ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)),
     "mgpuSetDefaultDevice": (None, (ctypes.c_int32,)),
 }
@@ -1088,37 +1092,31 @@ class CudaRuntimeProvider(Provider):
         with self._state_lock:
             self._run.registered.pop(ptr, None)
 
-    @staticmethod
-    def _memref_extent(rank: int, desc: int, elem: int) -> tuple[int, int, str]:
-        """(first byte, byte count, problem) of a ranked descriptor's dense extent."""
-        words = (ctypes.c_int64 * (3 + 2 * rank)).from_address(desc)
-        aligned, offset = words[1], words[2]
-        sizes = list(words[3:3 + rank])
-        strides = list(words[3 + rank:3 + 2 * rank])
-        count = 1
-        for s in sizes:
-            count *= s
-        dense, acc = [], 1
-        for s in reversed(sizes):
-            dense.append(acc)
-            acc *= s
-        dense.reverse()
-        problem = ""
-        if count and any(sz != 1 and st != d for sz, st, d in zip(sizes, strides, dense,
-                                                                  strict=True)):
-            problem = f"only densely packed memrefs can be registered (strides {strides})"
-        return (aligned or 0) + offset * elem, count * elem, problem
-
     def _py_mgpuMemHostRegisterMemRef(self, rank: int, desc: int, elem: int) -> None:
-        ptr, size, problem = self._memref_extent(rank, desc, elem)
+        ptr, size, problem = host_register_2021.dense_extent(rank, desc, elem)
         if problem:
             self._record(CUDA_ERROR_INVALID_VALUE, "mgpuMemHostRegisterMemRef",
                          "mgpuMemHostRegisterMemRef", problem, "gpu.host_register")
             return
         self._py_mgpuMemHostRegister(ptr, size)
 
+    def _register_typed(self, symbol: str, rank: int, desc: int) -> None:
+        try:
+            ptr, size = host_register_2021.fill_typed(symbol, rank, desc)
+        except ValueError as err:
+            self._record(CUDA_ERROR_INVALID_VALUE, symbol, symbol, str(err).split(": ", 1)[1],
+                         symbol, locs=[])
+            return
+        self._py_mgpuMemHostRegister(ptr, size)
+
+    def _py_mgpuMemHostRegisterFloat(self, rank: int, desc: int) -> None:
+        self._register_typed("mgpuMemHostRegisterFloat", rank, desc)
+
+    def _py_mgpuMemHostRegisterInt32(self, rank: int, desc: int) -> None:
+        self._register_typed("mgpuMemHostRegisterInt32", rank, desc)
+
     def _py_mgpuMemHostUnregisterMemRef(self, rank: int, desc: int, elem: int) -> None:
-        ptr, _size, _problem = self._memref_extent(rank, desc, elem)
+        ptr, _size, _problem = host_register_2021.dense_extent(rank, desc, elem)
         self._py_mgpuMemHostUnregister(ptr)
 
     def _py_mgpuSetDefaultDevice(self, device: int) -> None:
