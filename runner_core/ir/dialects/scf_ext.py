@@ -1,7 +1,8 @@
-"""The `scf` dialect with MLIR's syntax for `scf.parallel`.
+"""The `scf` dialect with MLIR's syntax for `scf.parallel` and `scf.while`.
 
-xDSL 0.75 defines `scf.parallel` without custom syntax; everything else in
-its `scf` dialect parses and prints like MLIR.  `ParallelOp` here subclasses
+xDSL 0.75 defines `scf.parallel` without custom syntax and insists on an
+assignment list in `scf.while`; everything else in its `scf` dialect parses
+and prints like MLIR.  `ParallelOp` here subclasses
 xDSL's, so its operand names are xDSL's: `lowerBound`, `upperBound`, `step`
 (one index value per dimension), `initVals` (reduction initial values),
 results `res`, region `body` whose block arguments are the induction
@@ -96,11 +97,69 @@ class ParallelOp(_x.ParallelOp):
         print_attr_dict(printer, self.attributes, exclude=("operandSegmentSizes",))
 
 
-_REPLACED = {_x.ParallelOp: ParallelOp}
+class WhileOp(_x.WhileOp):
+    """`scf.while (%a = %init) : (T) -> R { before } do { ^bb0(%r: R): after }`.
+
+    MLIR writes a loop without loop-carried values as `scf.while : () -> ()`:
+    the assignment list is left out, not printed empty (`()` is also read, as
+    mlir-opt does).  xDSL 0.75 requires the list and prints it empty.  The
+    region edges (inits -> before, condition -> results and after, yield ->
+    before) are checked in `parse._verify_region_results`.
+    """
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WhileOp:
+        def assignment():
+            arg = parser.parse_argument(expect_type=False)
+            parser.parse_punctuation("=")
+            return arg, parser.parse_unresolved_operand()
+
+        pairs = []
+        if parser.parse_optional_punctuation("(") is not None:
+            if parser.parse_optional_punctuation(")") is None:
+                pairs = parser.parse_comma_separated_list(parser.Delimiter.NONE, assignment)
+                parser.parse_punctuation(")")
+        colon = parser.pos
+        parser.parse_punctuation(":")
+        fn_type = parser.parse_function_type()
+        inputs = fn_type.inputs.data
+        if len(pairs) != len(inputs):
+            parser.raise_error(f"custom op 'scf.while' expected as many input types as "
+                               f"operands (expected {len(pairs)} got {len(inputs)})",
+                               colon, colon + 1)
+        args = [arg.resolve(t) for (arg, _), t in zip(pairs, inputs, strict=True)]
+        operands = [parser.resolve_operand(u, t) for (_, u), t in zip(pairs, inputs,
+                                                                       strict=True)]
+        before = parser.parse_region(args)
+        parser.parse_keyword("do")
+        after = parser.parse_region()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(operands, fn_type.outputs.data, before, after)
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.arguments:
+            printer.print_string(" (")
+            printer.print_list(
+                zip(self.before_region.block.args, self.arguments, strict=True),
+                lambda pair: self._print_pair(printer, pair))
+            printer.print_string(")")
+        printer.print_string(" : ")
+        printer.print_operation_type(self)
+        printer.print_string(" ")
+        printer.print_region(self.before_region, print_entry_block_args=False)
+        printer.print_string(" do ")
+        printer.print_region(self.after_region)
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+
+
+_REPLACED = {_x.ParallelOp: ParallelOp, _x.WhileOp: WhileOp}
 
 ForOp = _x.ForOp
 IfOp = _x.IfOp
-WhileOp = _x.WhileOp
 YieldOp = _x.YieldOp
 ConditionOp = _x.ConditionOp
 ReduceOp = _x.ReduceOp
