@@ -21,7 +21,7 @@
 //   while the main body awaits only independent work and finishes normally.
 
 // GROUP: group created
-// GROUP-NEXT: Awaited async operand is in error state
+// GROUP: Awaited async operand is in error state
 // GROUP-NOT: after await_all
 func.func @group_error() {
   %c0 = arith.constant 0 : index

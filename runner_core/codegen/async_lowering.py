@@ -25,6 +25,12 @@ built-in provider (:mod:`runner_core.runtime.async_runtime`):
   awaiting an error outside a body fails the program with upstream's
   message "Awaited async operand is in error state" (through the runner's
   assertion hook, so the run reports it instead of aborting the process).
+* The failing assertion is reported where it is, not at the await: each
+  failing body notes its cause (message, location) against its token and
+  values in a per-module list, a body ended by an erroneous dependency
+  inherits that object's cause, and a blocking await in error reports the
+  awaited object's cause with a note naming the await and upstream's message
+  (the core runtime's ``_gpurunner_async_*`` hooks, :mod:`runner_core.runtime.core`).
 * Runtime objects are not reference counted (no ``AddRef``/``DropRef``): they
   live until the end of the run.  The built-in provider frees them then; with
   the real library they are leaked, which is harmless for a test process.
@@ -40,8 +46,8 @@ from contextlib import contextmanager
 import llvmlite.ir as ir
 
 from runner_core.ir.dialects import async_dialect as adl
+from runner_core.runtime.core import ASYNC_AWAIT_FAIL, ASYNC_FORWARD, ASYNC_NOTE
 
-from .cf import ASSERT_HOOK
 from .context import LoweringContext
 from .registry import lowering
 from .types import I1, I8, I32, I64, PTR, VOID, register_type
@@ -52,6 +58,7 @@ register_type(adl.GroupType, lambda conv, t: PTR)
 
 AWAIT_ERROR_MESSAGE = "Awaited async operand is in error state"
 _CORO_STATE = "async.coroutine"
+_CAUSES = "__gpurunner_async_causes"
 
 
 class TokenType(ir.Type):
@@ -91,6 +98,16 @@ def _resume_fn(ctx: LoweringContext) -> ir.Function:
         b.call(resume, [fn.args[0]])
         b.ret_void()
     return fn
+
+
+def _causes(ctx: LoweringContext) -> ir.GlobalVariable:
+    """The module's list of failure causes (see runner_core.runtime.core)."""
+    head = ctx.module.globals.get(_CAUSES)
+    if head is None:
+        head = ir.GlobalVariable(ctx.module, PTR, _CAUSES)
+        head.linkage = "internal"
+        head.initializer = NULL
+    return head
 
 
 # --------------------------------------------------------- nested emission
@@ -166,25 +183,44 @@ class _Coroutine:
         sw.add_case(ir.Constant(I8, 1), self.cleanup)
         bld.position_at_end(resumed)
 
-    def check_error(self, is_error: ir.Value) -> None:
-        ok = self.ctx.new_block("coro.no_error")
-        self.ctx.builder.cbranch(is_error, self.error_b, ok)
-        self.ctx.builder.position_at_end(ok)
+    def check_error(self, is_error: ir.Value, note_cause) -> None:
+        """Branch to the error path when ``is_error``, after ``note_cause(obj)`` has
+        recorded why for the body's token and each of its values."""
+        ctx, bld = self.ctx, self.ctx.builder
+        ok, bad = ctx.new_block("coro.no_error"), ctx.new_block("coro.error")
+        bld.cbranch(is_error, bad, ok)
+        bld.position_at_end(bad)
+        for obj in (self.token, *self.values):
+            note_cause(obj)
+        bld.branch(self.error_b)
+        bld.position_at_end(ok)
+
+    def check_assert(self, cond: ir.Value, msg: str, loc: str) -> None:
+        ctx = self.ctx
+        m = ctx.string_constant(msg, "assert_msg")
+        w = ctx.string_constant(loc, "assert_loc")
+        note = ctx.declare(ASYNC_NOTE, VOID, [PTR, PTR, PTR, PTR])
+        self.check_error(ctx.builder.not_(cond),
+                         lambda obj: ctx.builder.call(note, [_causes(ctx), obj, m, w]))
+
+    def _inherit(self, source: ir.Value):
+        forward = self.ctx.declare(ASYNC_FORWARD, VOID, [PTR, PTR, PTR])
+        return lambda obj: self.ctx.builder.call(forward, [_causes(self.ctx), source, obj])
 
     def await_token(self, t: ir.Value) -> None:
         self.suspend(lambda h, r: _rt(self.ctx, "AwaitTokenAndExecute", VOID, [t, h, r],
                                       [PTR, PTR, PTR]))
-        self.check_error(_rt(self.ctx, "IsTokenError", I1, [t], [PTR]))
+        self.check_error(_rt(self.ctx, "IsTokenError", I1, [t], [PTR]), self._inherit(t))
 
     def await_value(self, v: ir.Value) -> None:
         self.suspend(lambda h, r: _rt(self.ctx, "AwaitValueAndExecute", VOID, [v, h, r],
                                       [PTR, PTR, PTR]))
-        self.check_error(_rt(self.ctx, "IsValueError", I1, [v], [PTR]))
+        self.check_error(_rt(self.ctx, "IsValueError", I1, [v], [PTR]), self._inherit(v))
 
     def await_group(self, g: ir.Value) -> None:
         self.suspend(lambda h, r: _rt(self.ctx, "AwaitAllInGroupAndExecute", VOID, [g, h, r],
                                       [PTR, PTR, PTR]))
-        self.check_error(_rt(self.ctx, "IsGroupError", I1, [g], [PTR]))
+        self.check_error(_rt(self.ctx, "IsGroupError", I1, [g], [PTR]), self._inherit(g))
 
     def finish(self) -> None:
         """Emit the error, cleanup and suspend blocks (the body has branched to them)."""
@@ -267,7 +303,9 @@ def _emit_body(ctx: LoweringContext, op, fn: ir.Function, captured: list, n_deps
         ctx.set(barg, bld.load(_storage(ctx, v), typ=ctx.convert(barg.type)))
 
     def on_assert(a):
-        coro.check_error(ctx.builder.not_(ctx.get(a.arg)))
+        msg = a.msg.data if hasattr(a.msg, "data") else str(a.msg)
+        loc = ctx.location(a)
+        coro.check_assert(ctx.get(a.arg), msg, str(loc) if loc else "")
 
     with ctx.with_yield_handler({"cf.assert"}, on_assert):
         term = ctx.lower_ops(block)
@@ -282,16 +320,24 @@ def _emit_body(ctx: LoweringContext, op, fn: ir.Function, captured: list, n_deps
 
 
 # -------------------------------------------------------------- awaiting
-def _blocking_check(ctx: LoweringContext, op, is_error: ir.Value) -> None:
-    """Outside coroutines an error fails the program, as upstream's cf.assert does."""
+def _blocking_check(ctx: LoweringContext, op, obj: ir.Value, is_error: ir.Value) -> None:
+    """Outside coroutines an error fails the program, as upstream's cf.assert does.
+
+    The run reports the assertion that put ``obj`` in error (when one did), with
+    a note naming this await and upstream's message; else upstream's message here.
+    """
     bld = ctx.builder
     bad, ok = ctx.new_block("await.error"), ctx.new_block("await.ok")
     bld.cbranch(is_error, bad, ok)
     bld.position_at_end(bad)
-    loc = ctx.location(op)
-    hook = ctx.declare(ASSERT_HOOK, VOID, [PTR, PTR])
-    bld.call(hook, [ctx.string_constant(AWAIT_ERROR_MESSAGE, "await_error"),
-                    ctx.string_constant(str(loc) if loc else "", "await_loc")])
+    loc = str(ctx.location(op) or "")
+    note = f"\n{loc + ': ' if loc else ''}note: awaited here: {AWAIT_ERROR_MESSAGE}"
+    hook = ctx.declare(ASYNC_AWAIT_FAIL, VOID, [PTR, PTR, PTR, PTR, PTR])
+    hook.attributes.add("noreturn")
+    bld.call(hook, [_causes(ctx), obj,
+                    ctx.string_constant(AWAIT_ERROR_MESSAGE, "await_error"),
+                    ctx.string_constant(loc, "await_loc"),
+                    ctx.string_constant(note, "await_note")])
     bld.unreachable()
     bld.position_at_end(ok)
 
@@ -305,10 +351,10 @@ def _await(ctx: LoweringContext, op) -> None:
         (coro.await_value if is_value else coro.await_token)(x)
     elif is_value:
         _rt(ctx, "AwaitValue", VOID, [x], [PTR])
-        _blocking_check(ctx, op, _rt(ctx, "IsValueError", I1, [x], [PTR]))
+        _blocking_check(ctx, op, x, _rt(ctx, "IsValueError", I1, [x], [PTR]))
     else:
         _rt(ctx, "AwaitToken", VOID, [x], [PTR])
-        _blocking_check(ctx, op, _rt(ctx, "IsTokenError", I1, [x], [PTR]))
+        _blocking_check(ctx, op, x, _rt(ctx, "IsTokenError", I1, [x], [PTR]))
     if is_value:
         ctx.set_results(op, [ctx.builder.load(_storage(ctx, x),
                                               typ=ctx.convert(op.result.type))])
@@ -335,7 +381,7 @@ def _await_all(ctx: LoweringContext, op) -> None:
         coro.await_group(g)
         return
     _rt(ctx, "AwaitAllInGroup", VOID, [g], [PTR])
-    _blocking_check(ctx, op, _rt(ctx, "IsGroupError", I1, [g], [PTR]))
+    _blocking_check(ctx, op, g, _rt(ctx, "IsGroupError", I1, [g], [PTR]))
 
 
 @lowering("async.yield")

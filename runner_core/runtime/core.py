@@ -8,6 +8,19 @@ with the message recorded.  JIT frames hold no destructors, so unwinding this
 way is safe.  A thread with no trampoline (e.g. a runtime worker) reports the
 failure on stderr and aborts, as upstream does.  Other runtimes (async
 workers) can call ``_gpurunner_invoke`` themselves to get the same behaviour.
+
+Failures inside ``async.execute`` bodies do not unwind: upstream's semantics
+set the body's token and values to the error state, and only awaiting one
+outside a body fails the program.  So that the run can still name the failing
+assertion rather than the await, generated code notes each failing body's
+cause (assertion message and location) against its token and values in a
+per-module list (``_gpurunner_async_note``; a body failing because of what it
+awaited inherits that object's cause, ``_gpurunner_async_forward``), and a
+blocking await in error calls ``_gpurunner_async_await_fail``, which reports
+the cause of the awaited object (or, for a group, which holds no note of its
+own, the earliest cause of the run) followed by a note naming the await.  The
+list head is a global of the generated module, so nothing leaks into the next
+run; nodes are pushed with a compare-and-swap (bodies fail on several threads).
 """
 
 from __future__ import annotations
@@ -19,6 +32,10 @@ from .cstdio import libc, symbol_address
 
 INVOKE = "_gpurunner_invoke"
 ASSERT_FAIL = "_gpurunner_assert_fail"
+ASYNC_NOTE = "_gpurunner_async_note"
+ASYNC_FORWARD = "_gpurunner_async_forward"
+ASYNC_AWAIT_FAIL = "_gpurunner_async_await_fail"
+ASYNC_HOOKS = (ASYNC_NOTE, ASYNC_FORWARD, ASYNC_AWAIT_FAIL)
 
 _IR = r"""
 @stderr = external global ptr
@@ -49,6 +66,100 @@ run:
 failed:
   call i32 @pthread_setspecific(i32 KEY, ptr %prev)
   ret i32 1
+}
+
+declare ptr @malloc(i64)
+declare i64 @strlen(ptr)
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+
+; node: {ptr next, ptr object, ptr message, ptr location}
+define void @_gpurunner_async_note(ptr %head, ptr %obj, ptr %msg, ptr %loc) {
+entry:
+  %n = call ptr @malloc(i64 32)
+  %po = getelementptr ptr, ptr %n, i64 1
+  store ptr %obj, ptr %po
+  %pm = getelementptr ptr, ptr %n, i64 2
+  store ptr %msg, ptr %pm
+  %pl = getelementptr ptr, ptr %n, i64 3
+  store ptr %loc, ptr %pl
+  %first = load atomic ptr, ptr %head acquire, align 8
+  br label %push
+push:
+  %old = phi ptr [%first, %entry], [%seen, %push]
+  store ptr %old, ptr %n
+  %r = cmpxchg ptr %head, ptr %old, ptr %n acq_rel acquire
+  %seen = extractvalue { ptr, i1 } %r, 0
+  %done = extractvalue { ptr, i1 } %r, 1
+  br i1 %done, label %out, label %push
+out:
+  ret void
+}
+
+; The newest note for obj; else the earliest note of all (or null).
+define ptr @_gpurunner_async_cause(ptr %head, ptr %obj) {
+entry:
+  %first = load atomic ptr, ptr %head acquire, align 8
+  br label %loop
+loop:
+  %n = phi ptr [%first, %entry], [%next, %other]
+  %last = phi ptr [null, %entry], [%n, %other]
+  %end = icmp eq ptr %n, null
+  br i1 %end, label %none, label %test
+test:
+  %po = getelementptr ptr, ptr %n, i64 1
+  %o = load ptr, ptr %po
+  %hit = icmp eq ptr %o, %obj
+  br i1 %hit, label %found, label %other
+other:
+  %next = load ptr, ptr %n
+  br label %loop
+found:
+  ret ptr %n
+none:
+  ret ptr %last
+}
+
+define void @_gpurunner_async_forward(ptr %head, ptr %from, ptr %to) {
+entry:
+  %c = call ptr @_gpurunner_async_cause(ptr %head, ptr %from)
+  %none = icmp eq ptr %c, null
+  br i1 %none, label %out, label %copy
+copy:
+  %pm = getelementptr ptr, ptr %c, i64 2
+  %m = load ptr, ptr %pm
+  %pl = getelementptr ptr, ptr %c, i64 3
+  %l = load ptr, ptr %pl
+  call void @_gpurunner_async_note(ptr %head, ptr %to, ptr %m, ptr %l)
+  br label %out
+out:
+  ret void
+}
+
+define void @_gpurunner_async_await_fail(ptr %head, ptr %obj, ptr %msg, ptr %loc,
+                                         ptr %note) noreturn {
+entry:
+  %c = call ptr @_gpurunner_async_cause(ptr %head, ptr %obj)
+  %none = icmp eq ptr %c, null
+  br i1 %none, label %plain, label %cause
+plain:
+  call void @_gpurunner_assert_fail(ptr %msg, ptr %loc)
+  unreachable
+cause:
+  %pm = getelementptr ptr, ptr %c, i64 2
+  %m = load ptr, ptr %pm
+  %pl = getelementptr ptr, ptr %c, i64 3
+  %l = load ptr, ptr %pl
+  %lm = call i64 @strlen(ptr %m)
+  %ln = call i64 @strlen(ptr %note)
+  %sum = add i64 %lm, %ln
+  %size = add i64 %sum, 1
+  %buf = call ptr @malloc(i64 %size)
+  call void @llvm.memcpy.p0.p0.i64(ptr %buf, ptr %m, i64 %lm, i1 false)
+  %tail = getelementptr i8, ptr %buf, i64 %lm
+  %ln1 = add i64 %ln, 1
+  call void @llvm.memcpy.p0.p0.i64(ptr %tail, ptr %note, i64 %ln1, i1 false)
+  call void @_gpurunner_assert_fail(ptr %buf, ptr %l)
+  unreachable
 }
 
 define void @_gpurunner_assert_fail(ptr %msg, ptr %loc) noreturn {
@@ -88,10 +199,11 @@ class CoreRuntime:
         text = _IR.replace("KEY", str(key.value))
         self._lib = compile_ir(
             text, opt=1, name="gpurunner_core",
-            exports=[INVOKE, ASSERT_FAIL, "gpurunner_failure_msg", "gpurunner_failure_loc"],
+            exports=[INVOKE, ASSERT_FAIL, *ASYNC_HOOKS, "gpurunner_failure_msg",
+                     "gpurunner_failure_loc"],
             imports={"stderr": symbol_address("stderr")})
         a = self._lib.addresses
-        self.symbols = {INVOKE: a[INVOKE], ASSERT_FAIL: a[ASSERT_FAIL]}
+        self.symbols = {name: a[name] for name in (INVOKE, ASSERT_FAIL, *ASYNC_HOOKS)}
         self.invoke = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)(
             a[INVOKE])
         self._msg = ctypes.c_void_p.from_address(a["gpurunner_failure_msg"])
