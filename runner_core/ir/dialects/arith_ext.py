@@ -43,7 +43,13 @@ from runner_core.ir.dialects._shaped import (
     same_shape,
     with_element,
 )
-from runner_core.ir.dialects._syntax import print_attr_dict
+from runner_core.ir.dialects._syntax import (
+    parse_attrs_and_types,
+    parse_operands,
+    print_attrs_and_types,
+    print_operands,
+    resolve_operands,
+)
 
 
 @irdl_op_definition
@@ -96,6 +102,20 @@ def _check_counts(op: Operation, operands: int, results: int) -> None:
         raise VerifyException("expected no regions or successors")
 
 
+def _parse_fastmath(parser: Parser) -> Attribute | None:
+    """` fastmath<flags>` (optional) of casts and comparisons."""
+    if parser.parse_optional_keyword("fastmath"):
+        return _x.FastMathFlagsAttr(_x.FastMathFlagsAttr.parse_parameter(parser))
+    return None
+
+
+def _print_fastmath(printer: Printer, op: Operation) -> None:
+    fm = op.properties.get("fastmath")
+    if fm is not None and fm != _x.FastMathFlagsAttr("none"):
+        printer.print_string(" fastmath")
+        fm.print_parameter(printer)
+
+
 def _check_properties(op: Operation, allowed: dict[str, type]) -> None:
     for name, value in op.properties.items():
         want = allowed.get(name)
@@ -145,19 +165,14 @@ class _CastRules:
                 if parser.parse_optional_keyword(mode):
                     props["roundingmode"] = IntegerAttr(i, 32)
                     break
-        if "fastmath" in cls.FLAGS and parser.parse_optional_keyword("fastmath"):
-            props["fastmath"] = _x.FastMathFlagsAttr(_x.FastMathFlagsAttr.parse_parameter(parser))
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src = parser.parse_type()
-        parser.parse_keyword("to")
-        dst = parser.parse_type()
+        if "fastmath" in cls.FLAGS and (fm := _parse_fastmath(parser)) is not None:
+            props["fastmath"] = fm
+        attrs, (src, dst) = parse_attrs_and_types(parser, to=True)
         return cls.create(operands=[parser.resolve_operand(operand, src)], result_types=[dst],
                           properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operands[0])
+        print_operands(printer, [self.operands[0]])
         flags = self.properties.get("overflowFlags")
         if flags is not None and flags != _x.IntegerOverflowAttr("none"):
             printer.print_string(" overflow")
@@ -165,15 +180,9 @@ class _CastRules:
         mode = self.properties.get("roundingmode")
         if isinstance(mode, IntegerAttr) and 0 <= mode.value.data < len(ROUNDING_MODES):
             printer.print_string(f" {ROUNDING_MODES[mode.value.data]}")
-        fm = self.properties.get("fastmath")
-        if fm is not None and fm != _x.FastMathFlagsAttr("none"):
-            printer.print_string(" fastmath")
-            fm.print_parameter(printer)
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.operands[0].type)
-        printer.print_string(" to ")
-        printer.print_attribute(self.results[0].type)
+        _print_fastmath(printer, self)
+        print_attrs_and_types(printer, self.attributes, [self.operands[0].type],
+                              to=self.results[0].type)
 
 
 def _cast(base: type, src: tuple, dst: tuple, compat=None, flags: tuple[str, ...] = ()):
@@ -267,31 +276,18 @@ class _CompareRules:
     def parse(cls, parser: Parser) -> Operation:
         pred = _parse_predicate(parser, cls.PREDICATES, cls.name)
         parser.parse_punctuation(",")
-        a = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_unresolved_operand()
-        fastmath = None
-        if cls.FASTMATH and parser.parse_optional_keyword("fastmath"):
-            fastmath = _x.FastMathFlagsAttr(_x.FastMathFlagsAttr.parse_parameter(parser))
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        op = cls(parser.resolve_operand(a, t), parser.resolve_operand(b, t), pred, fastmath)
+        names = parse_operands(parser, 2)
+        fastmath = _parse_fastmath(parser) if cls.FASTMATH else None
+        attrs, (t,) = parse_attrs_and_types(parser)
+        op = cls(*resolve_operands(parser, names, [t, t]), pred, fastmath)
         op.attributes.update(attrs)
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.PREDICATES[self.properties['predicate'].value.data]}, ")
-        printer.print_operand(self.operands[0])
-        printer.print_string(", ")
-        printer.print_operand(self.operands[1])
-        fm = self.properties.get("fastmath")
-        if fm is not None and fm != _x.FastMathFlagsAttr("none"):
-            printer.print_string(" fastmath")
-            fm.print_parameter(printer)
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.operands[0].type)
+        printer.print_string(f" {self.PREDICATES[self.properties['predicate'].value.data]},")
+        print_operands(printer, self.operands)
+        _print_fastmath(printer, self)
+        print_attrs_and_types(printer, self.attributes, [self.operands[0].type])
 
 
 class CmpiOp(_CompareRules, _x.CmpiOp):
@@ -331,31 +327,19 @@ class SelectOp(_x.SelectOp):
 
     @classmethod
     def parse(cls, parser: Parser) -> Operation:
-        c = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        a = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
+        names = parse_operands(parser, 3)
+        attrs, (t,) = parse_attrs_and_types(parser)
         cond_t = IntegerType(1)
         if parser.parse_optional_punctuation(","):
             cond_t, t = t, parser.parse_type()
-        return cls.create(operands=[parser.resolve_operand(c, cond_t),
-                                    parser.resolve_operand(a, t), parser.resolve_operand(b, t)],
+        return cls.create(operands=resolve_operands(parser, names, [cond_t, t, t]),
                           result_types=[t], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
+        print_operands(printer, self.operands)
         cond = self.operands[0].type
-        if cond != IntegerType(1):
-            printer.print_attribute(cond)
-            printer.print_string(", ")
-        printer.print_attribute(self.results[0].type)
+        shown = [self.results[0].type] if cond == IntegerType(1) else [cond, self.results[0].type]
+        print_attrs_and_types(printer, self.attributes, shown)
 
 
 _REPLACED = {_x.TruncIOp: TruncIOp, _x.ExtSIOp: ExtSIOp, _x.ExtUIOp: ExtUIOp,

@@ -63,7 +63,18 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from runner_core.ir.dialects._syntax import print_attr_dict
+from runner_core.ir.dialects._syntax import (
+    ValuesTerminatorSyntax,
+    parse_attrs_and_types,
+    parse_operands,
+    parse_optional_bracketed_operands,
+    print_attr_dict,
+    print_attrs_and_types,
+    print_bracketed_operands,
+    print_operands,
+    print_result_types,
+    resolve_operands,
+)
 
 INDEX = IndexType()
 
@@ -129,13 +140,7 @@ class ExecuteOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ExecuteOp:
-        deps: list[SSAValue] = []
-        if parser.parse_optional_punctuation("["):
-            if parser.parse_optional_punctuation("]") is None:
-                names = parser.parse_comma_separated_list(parser.Delimiter.NONE,
-                                                          parser.parse_unresolved_operand)
-                parser.parse_punctuation("]")
-                deps = [parser.resolve_operand(n, TOKEN) for n in names]
+        deps = parse_optional_bracketed_operands(parser, TOKEN)
         operands: list[SSAValue] = []
         args: list[Parser.Argument] = []
         if parser.parse_optional_punctuation("("):
@@ -174,10 +179,7 @@ class ExecuteOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        if self.dependencies:
-            printer.print_string(" [")
-            printer.print_list(self.dependencies, printer.print_operand)
-            printer.print_string("]")
+        print_bracketed_operands(printer, self.dependencies)
         if self.bodyOperands:
             printer.print_string(" (")
 
@@ -193,12 +195,7 @@ class ExecuteOp(IRDLOperation):
             printer.print_string(")")
         if self.bodyResults:
             printer.print_string(" -> ")
-            if len(self.bodyResults) == 1:
-                printer.print_attribute(self.bodyResults[0].type)
-            else:
-                printer.print_string("(")
-                printer.print_list([r.type for r in self.bodyResults], printer.print_attribute)
-                printer.print_string(")")
+            print_result_types(printer, [r.type for r in self.bodyResults])
         print_attr_dict(printer, self.attributes, exclude=("operandSegmentSizes",), keyword=True)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False)
@@ -223,7 +220,7 @@ class ExecuteOp(IRDLOperation):
 
 
 @irdl_op_definition
-class YieldOp(IRDLOperation):
+class YieldOp(ValuesTerminatorSyntax, IRDLOperation):
     """`async.yield %v : T`: ends an async.execute body, filling its values."""
 
     name = "async.yield"
@@ -232,41 +229,6 @@ class YieldOp(IRDLOperation):
 
     def __init__(self, values: Sequence[SSAValue] = ()):
         super().__init__(operands=[values])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> YieldOp:
-        attrs = parser.parse_optional_attr_dict()
-        vals = _parse_values_with_types(parser)
-        op = cls(vals)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self.attributes)
-        _print_values_with_types(printer, self.values)
-
-
-def _parse_values_with_types(parser: Parser) -> list[SSAValue]:
-    first = parser.parse_optional_unresolved_operand()
-    if first is None:
-        return []
-    names = [first]
-    while parser.parse_optional_punctuation(","):
-        names.append(parser.parse_unresolved_operand())
-    parser.parse_punctuation(":")
-    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-    if len(types) != len(names):
-        parser.raise_error(f"{len(names)} values but {len(types)} types")
-    return [parser.resolve_operand(n, t) for n, t in zip(names, types, strict=True)]
-
-
-def _print_values_with_types(printer: Printer, values: Sequence[SSAValue]) -> None:
-    if not values:
-        return
-    printer.print_string(" ")
-    printer.print_list(values, printer.print_operand)
-    printer.print_string(" : ")
-    printer.print_list([v.type for v in values], printer.print_attribute)
 
 
 @irdl_op_definition
@@ -327,18 +289,13 @@ class CreateGroupOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> CreateGroupOp:
         u = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ty = parser.parse_type()
-        return cls.build(operands=[parser.resolve_operand(u, INDEX)], result_types=[ty],
+        attrs, types = parse_attrs_and_types(parser)
+        return cls.build(operands=[parser.resolve_operand(u, INDEX)], result_types=types,
                          attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.size)
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+        print_operands(printer, [self.size])
+        print_attrs_and_types(printer, self.attributes, [self.result.type])
 
 
 @irdl_op_definition
@@ -352,24 +309,14 @@ class AddToGroupOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> AddToGroupOp:
-        t = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        g = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ty = parser.parse_type()
-        return cls.build(operands=[parser.resolve_operand(t, ty),
-                                   parser.resolve_operand(g, GroupType())],
+        names = parse_operands(parser, 2)
+        attrs, (ty,) = parse_attrs_and_types(parser)
+        return cls.build(operands=resolve_operands(parser, names, [ty, GroupType()]),
                          result_types=[INDEX], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        printer.print_string(", ")
-        printer.print_operand(self.group)
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.operand.type)
+        print_operands(printer, [self.operand, self.group])
+        print_attrs_and_types(printer, self.attributes, [self.operand.type])
 
 
 @irdl_op_definition
@@ -386,8 +333,7 @@ class AwaitAllOp(IRDLOperation):
         return cls.build(operands=[parser.resolve_operand(u, GroupType())], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
+        print_operands(printer, [self.operand])
         print_attr_dict(printer, self.attributes)
 
 
@@ -458,7 +404,7 @@ class CallOp(IRDLOperation):
         ft = parser.parse_function_type()
         if len(ft.inputs.data) != len(names):
             parser.raise_error(f"{len(names)} arguments but {len(ft.inputs.data)} types")
-        args = [parser.resolve_operand(n, t) for n, t in zip(names, ft.inputs.data, strict=True)]
+        args = resolve_operands(parser, names, ft.inputs.data)
         return cls.build(operands=[args], result_types=[list(ft.outputs.data)],
                          properties={"callee": SymbolRefAttr(callee)}, attributes=attrs)
 
@@ -475,21 +421,12 @@ class CallOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ReturnOp(IRDLOperation):
+class ReturnOp(ValuesTerminatorSyntax, IRDLOperation):
     """`async.return %v : T`: ends an async.func, filling its values."""
 
     name = "async.return"
     values = var_operand_def(Attribute)
     traits = traits_def(IsTerminator(), HasParent(FuncOp))
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ReturnOp:
-        attrs = parser.parse_optional_attr_dict()
-        return cls.build(operands=[_parse_values_with_types(parser)], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self.attributes)
-        _print_values_with_types(printer, self.values)
 
 
 Async = Dialect(

@@ -7,9 +7,9 @@ Kept as our own module so codegen imports func ops from one place.
 from __future__ import annotations
 
 from xdsl.dialects import func as _x
-from xdsl.dialects.builtin import FunctionType, SymbolRefAttr
+from xdsl.dialects.builtin import FunctionType, StringAttr, SymbolRefAttr
 from xdsl.dialects.utils import print_func_op_like
-from xdsl.ir import Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -25,7 +25,12 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from runner_core.ir.dialects._syntax import print_attr_dict
+from runner_core.ir.dialects._syntax import (
+    parse_function_type,
+    print_attr_dict,
+    print_attrs_and_types,
+    print_operands,
+)
 
 
 class FuncOp(_x.FuncOp):
@@ -85,12 +90,14 @@ class ConstantOp(IRDLOperation):
             return parse_legacy(parser, "constant")
         if sym is None:
             parser.raise_error("expected a function symbol (@name)")
+        return cls.parse_after_symbol(parser, sym, attrs)
+
+    @classmethod
+    def parse_after_symbol(cls, parser: Parser, sym: StringAttr,
+                           attrs: dict[str, Attribute]) -> ConstantOp:
+        """` : (T) -> U` after `{attrs} @f` (shared with the 2021 `constant @f` form)."""
         parser.parse_punctuation(":")
-        at = parser.pos
-        t = parser.parse_type()
-        if not isinstance(t, FunctionType):
-            parser.raise_error(f"expected a function type, got {t}", at, parser.pos)
-        op = cls(SymbolRefAttr(sym.data), t)
+        op = cls(SymbolRefAttr(sym.data), parse_function_type(parser))
         op.attributes.update(attrs)
         return op
 
@@ -137,14 +144,11 @@ class CallIndirectOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.callee)
+        print_operands(printer, [self.callee])
         printer.print_string("(")
         printer.print_list(self.callee_operands, printer.print_operand)
         printer.print_string(")")
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.callee.type)
+        print_attrs_and_types(printer, self.attributes, [self.callee.type])
 
     def verify_(self) -> None:
         ft = self.callee.type

@@ -88,7 +88,23 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from runner_core.ir.dialects._syntax import DYNAMIC, print_attr_dict
+from runner_core.ir.dialects._syntax import (
+    DYNAMIC,
+    ValuesTerminatorSyntax,
+    parse_attrs_and_types,
+    parse_operand_with_type,
+    parse_operands,
+    parse_optional_bracketed_operands,
+    parse_typed_operands,
+    print_attr_dict,
+    print_attrs_and_types,
+    print_bracketed_operands,
+    print_operand_with_type,
+    print_operands,
+    print_result_types,
+    print_typed_operands,
+    resolve_operands,
+)
 
 INDEX = IndexType()
 
@@ -208,25 +224,26 @@ def memory_space_of(ty: Attribute) -> AddressSpace | None:
 def _parse_async(parser: Parser) -> tuple[bool, list[SSAValue]]:
     """`async`? `[%t, ...]`?  -> (has async keyword, dependency tokens)."""
     is_async = parser.parse_optional_keyword("async") is not None
-    deps: list[SSAValue] = []
-    if parser.parse_optional_punctuation("["):
-        if parser.parse_optional_punctuation("]") is None:
-            names = parser.parse_comma_separated_list(parser.Delimiter.NONE,
-                                                      parser.parse_unresolved_operand)
-            parser.parse_punctuation("]")
-            deps = [parser.resolve_operand(n, TOKEN) for n in names]
-    return is_async, deps
+    return is_async, parse_optional_bracketed_operands(parser, TOKEN)
 
 
-def _print_async(printer: Printer, op: Operation, deps: Sequence[SSAValue],
-                 token: SSAValue | None) -> None:  # noqa: ARG001 (op kept for symmetry)
+def _print_async(printer: Printer, deps: Sequence[SSAValue], token: SSAValue | None) -> None:
     """MLIR's `custom<AsyncDependencies>`: ` async` and/or ` [%a, %b]`."""
     if token is not None:
         printer.print_string(" async")
-    if deps:
-        printer.print_string(" [")
-        printer.print_list(deps, printer.print_operand)
-        printer.print_string("]")
+    print_bracketed_operands(printer, deps)
+
+
+def _print_async_or_space(printer: Printer, deps: Sequence[SSAValue],
+                          token: SSAValue | None) -> None:
+    """`custom<AsyncDependencies>` where mlir-opt keeps its space even when it is empty.
+
+    (A synchronous `gpu.dealloc` without dependencies prints as
+    `gpu.dealloc  %m : ...`, two spaces.)
+    """
+    if token is None and not deps:
+        printer.print_string(" ")
+    _print_async(printer, deps, token)
 
 
 def _token_result(is_async: bool) -> list[Attribute]:
@@ -239,6 +256,54 @@ class _AsyncOpMixin:
     @property
     def is_async(self) -> bool:
         return self.asyncToken is not None  # type: ignore[attr-defined]
+
+
+class _LaunchSizesMixin(_AsyncOpMixin):
+    """Grid, block and (optional) cluster size operands of gpu.launch / gpu.launch_func."""
+
+    @property
+    def grid_size(self) -> tuple[SSAValue, SSAValue, SSAValue]:
+        return (self.gridSizeX, self.gridSizeY, self.gridSizeZ)  # type: ignore[attr-defined]
+
+    @property
+    def block_size(self) -> tuple[SSAValue, SSAValue, SSAValue]:
+        return (self.blockSizeX, self.blockSizeY, self.blockSizeZ)  # type: ignore[attr-defined]
+
+    def _cluster_operands(self) -> tuple[SSAValue | None, SSAValue | None, SSAValue | None]:
+        return (self.clusterSizeX, self.clusterSizeY, self.clusterSizeZ)  # type: ignore
+
+    @property
+    def cluster_size(self) -> tuple[SSAValue, SSAValue, SSAValue] | None:
+        sizes = self._cluster_operands()
+        return None if sizes[0] is None else sizes
+
+    def _verify_cluster_sizes(self) -> None:
+        sizes = self._cluster_operands()
+        if any(s is None for s in sizes) and any(s is not None for s in sizes):
+            raise VerifyException("cluster sizes must be given for all of x, y, z or none")
+
+
+class _AttributionsMixin:
+    """gpu.func / gpu.launch: entry block arguments end in workgroup, then private buffers.
+
+    How many are workgroup buffers is kept in the `workgroup_attributions` attribute.
+    """
+
+    WORKGROUP_COUNT_ATTR: ClassVar[str] = "workgroup_attributions"
+
+    @property
+    def num_workgroup_attributions(self) -> int:
+        a = self.attributes.get(self.WORKGROUP_COUNT_ATTR)  # type: ignore[attr-defined]
+        return a.value.data if isinstance(a, IntegerAttr) else 0
+
+    def _verify_attributions(self) -> None:
+        _check_attributions(self.workgroup_buffers, AddressSpace.WORKGROUP,  # type: ignore
+                            "workgroup")
+        _check_attributions(self.private_buffers, AddressSpace.PRIVATE, "private")  # type: ignore
+
+    def _print_attributions(self, printer: Printer) -> None:
+        _print_attribution(printer, "workgroup", self.workgroup_buffers)  # type: ignore
+        _print_attribution(printer, "private", self.private_buffers)  # type: ignore
 
 
 # ----------------------------------------------------------------- module structure
@@ -326,8 +391,7 @@ def _print_attribution(printer: Printer, keyword: str, args: Sequence[SSAValue])
     printer.print_string(")")
 
 
-def _check_attributions(op: Operation, args: Sequence[SSAValue], space: AddressSpace,
-                        what: str) -> None:
+def _check_attributions(args: Sequence[SSAValue], space: AddressSpace, what: str) -> None:
     for a in args:
         if not isinstance(a.type, MemRefType):
             raise VerifyException(f"expected memref type in {what} attribution, got {a.type}")
@@ -339,7 +403,7 @@ def _check_attributions(op: Operation, args: Sequence[SSAValue], space: AddressS
 
 
 @irdl_op_definition
-class GPUFuncOp(IRDLOperation):
+class GPUFuncOp(_AttributionsMixin, IRDLOperation):
     """`gpu.func @k(%a: T) workgroup(%w : M) private(%p : M) kernel { ... }`.
 
     Entry block arguments are, in order: the function arguments
@@ -365,7 +429,6 @@ class GPUFuncOp(IRDLOperation):
     traits = traits_def(IsolatedFromAbove(), SymbolOpInterface(), HasParent(GPUModuleOp))
 
     KERNEL_ATTR: ClassVar[str] = "gpu.kernel"
-    WORKGROUP_COUNT_ATTR: ClassVar[str] = "workgroup_attributions"
 
     def __init__(self, name: str, function_type: FunctionType, body: Region,
                  kernel: bool = False, workgroup_count: int = 0):
@@ -388,11 +451,6 @@ class GPUFuncOp(IRDLOperation):
     @property
     def is_kernel(self) -> bool:
         return self.KERNEL_ATTR in self.attributes
-
-    @property
-    def num_workgroup_attributions(self) -> int:
-        a = self.attributes.get(self.WORKGROUP_COUNT_ATTR)
-        return a.value.data if isinstance(a, IntegerAttr) else 0
 
     @property
     def arguments(self) -> tuple[SSAValue, ...]:
@@ -470,14 +528,8 @@ class GPUFuncOp(IRDLOperation):
         outs = self.function_type.outputs.data
         if outs:
             printer.print_string(" -> ")
-            if len(outs) == 1:
-                printer.print_attribute(outs[0])
-            else:
-                printer.print_string("(")
-                printer.print_list(outs, printer.print_attribute)
-                printer.print_string(")")
-        _print_attribution(printer, "workgroup", self.workgroup_buffers)
-        _print_attribution(printer, "private", self.private_buffers)
+            print_result_types(printer, outs)
+        self._print_attributions(printer)
         if self.is_kernel:
             printer.print_string(" kernel")
         shown = {k: v for k, v in self.attributes.items()
@@ -502,8 +554,7 @@ class GPUFuncOp(IRDLOperation):
         for a, t in zip(self.arguments, self.function_type.inputs.data, strict=True):
             if a.type != t:
                 raise VerifyException(f"entry block argument type {a.type} does not match {t}")
-        _check_attributions(self, self.workgroup_buffers, AddressSpace.WORKGROUP, "workgroup")
-        _check_attributions(self, self.private_buffers, AddressSpace.PRIVATE, "private")
+        self._verify_attributions()
         if self.is_kernel and self.function_type.outputs.data:
             raise VerifyException("a kernel function must return nothing")
         for k in ("known_block_size", "known_grid_size"):
@@ -513,7 +564,7 @@ class GPUFuncOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ReturnOp(IRDLOperation):
+class ReturnOp(ValuesTerminatorSyntax, IRDLOperation):
     """`gpu.return %v : T`: ends a gpu.func (kernels return nothing)."""
 
     name = "gpu.return"
@@ -523,18 +574,6 @@ class ReturnOp(IRDLOperation):
     def __init__(self, values: Sequence[SSAValue] = ()):
         super().__init__(operands=[values])
 
-    @classmethod
-    def parse(cls, parser: Parser) -> ReturnOp:
-        attrs = parser.parse_optional_attr_dict()
-        values = _parse_values_with_types(parser)
-        op = cls(values)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self.attributes)
-        _print_values_with_types(printer, self.operands_)
-
     def verify_(self) -> None:
         func = self.parent_op()
         if isinstance(func, GPUFuncOp):
@@ -543,31 +582,6 @@ class ReturnOp(IRDLOperation):
             if tuple(want) != got:
                 raise VerifyException(
                     f"returns {len(got)} values of types {list(got)}, function declares {list(want)}")
-
-
-def _parse_values_with_types(parser: Parser) -> list[SSAValue]:
-    """` %a, %b : T1, T2` (or nothing)."""
-    names = []
-    first = parser.parse_optional_unresolved_operand()
-    if first is None:
-        return []
-    names.append(first)
-    while parser.parse_optional_punctuation(","):
-        names.append(parser.parse_unresolved_operand())
-    parser.parse_punctuation(":")
-    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-    if len(types) != len(names):
-        parser.raise_error(f"{len(names)} values but {len(types)} types")
-    return [parser.resolve_operand(n, t) for n, t in zip(names, types, strict=True)]
-
-
-def _print_values_with_types(printer: Printer, values: Sequence[SSAValue]) -> None:
-    if not values:
-        return
-    printer.print_string(" ")
-    printer.print_list(values, printer.print_operand)
-    printer.print_string(" : ")
-    printer.print_list([v.type for v in values], printer.print_attribute)
 
 
 @irdl_op_definition
@@ -580,7 +594,7 @@ class TerminatorOp(IRDLOperation):
 
 
 @irdl_op_definition
-class YieldOp(IRDLOperation):
+class YieldOp(ValuesTerminatorSyntax, IRDLOperation):
     """`gpu.yield %v : T`: result of an all_reduce (or warp_execute) region."""
 
     name = "gpu.yield"
@@ -589,17 +603,6 @@ class YieldOp(IRDLOperation):
 
     def __init__(self, values: Sequence[SSAValue] = ()):
         super().__init__(operands=[values])
-
-    @classmethod
-    def parse(cls, parser: Parser) -> YieldOp:
-        attrs = parser.parse_optional_attr_dict()
-        op = cls(_parse_values_with_types(parser))
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self.attributes)
-        _print_values_with_types(printer, self.values)
 
 
 # ---------------------------------------------------------------------- launching
@@ -630,8 +633,20 @@ def _parse_ids(parser: Parser) -> list[Parser.UnresolvedArgument]:
     return ids
 
 
+def _body_args(start: int, clusters: bool = False) -> property:
+    """gpu.launch's entry block arguments `start..start+3` (x, y, z); the
+    cluster ones are empty when the launch has no clusters."""
+
+    def get(self: LaunchOp) -> tuple[SSAValue, ...]:
+        if clusters and not self.has_clusters:
+            return ()
+        return self._args()[start:start + 3]
+
+    return property(get)
+
+
 @irdl_op_definition
-class LaunchOp(_AsyncOpMixin, IRDLOperation):
+class LaunchOp(_LaunchSizesMixin, _AttributionsMixin, IRDLOperation):
     """`gpu.launch blocks(%bx, %by, %bz) in (%gx = %a, ...) threads(...) in (...) { ... }`.
 
     Launches the body region on a grid of `gridSize{X,Y,Z}` blocks of
@@ -664,23 +679,7 @@ class LaunchOp(_AsyncOpMixin, IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(RecursiveMemoryEffect())
 
-    WORKGROUP_COUNT_ATTR: ClassVar[str] = "workgroup_attributions"
-
     # -- accessors for codegen --------------------------------------------------
-    @property
-    def grid_size(self) -> tuple[SSAValue, SSAValue, SSAValue]:
-        return (self.gridSizeX, self.gridSizeY, self.gridSizeZ)
-
-    @property
-    def block_size(self) -> tuple[SSAValue, SSAValue, SSAValue]:
-        return (self.blockSizeX, self.blockSizeY, self.blockSizeZ)
-
-    @property
-    def cluster_size(self) -> tuple[SSAValue, SSAValue, SSAValue] | None:
-        if self.clusterSizeX is None:
-            return None
-        return (self.clusterSizeX, self.clusterSizeY, self.clusterSizeZ)
-
     @property
     def has_clusters(self) -> bool:
         return self.clusterSizeX is not None
@@ -689,37 +688,15 @@ class LaunchOp(_AsyncOpMixin, IRDLOperation):
     def num_config_args(self) -> int:
         return 18 if self.has_clusters else 12
 
-    @property
-    def num_workgroup_attributions(self) -> int:
-        a = self.attributes.get(self.WORKGROUP_COUNT_ATTR)
-        return a.value.data if isinstance(a, IntegerAttr) else 0
-
     def _args(self) -> tuple[SSAValue, ...]:
         return tuple(self.body.blocks.first.args)
 
-    @property
-    def block_ids(self) -> tuple[SSAValue, ...]:
-        return self._args()[0:3]
-
-    @property
-    def thread_ids(self) -> tuple[SSAValue, ...]:
-        return self._args()[3:6]
-
-    @property
-    def grid_size_args(self) -> tuple[SSAValue, ...]:
-        return self._args()[6:9]
-
-    @property
-    def block_size_args(self) -> tuple[SSAValue, ...]:
-        return self._args()[9:12]
-
-    @property
-    def cluster_ids(self) -> tuple[SSAValue, ...]:
-        return self._args()[12:15] if self.has_clusters else ()
-
-    @property
-    def cluster_size_args(self) -> tuple[SSAValue, ...]:
-        return self._args()[15:18] if self.has_clusters else ()
+    block_ids = _body_args(0)
+    thread_ids = _body_args(3)
+    grid_size_args = _body_args(6)
+    block_size_args = _body_args(9)
+    cluster_ids = _body_args(12, clusters=True)
+    cluster_size_args = _body_args(15, clusters=True)
 
     @property
     def workgroup_buffers(self) -> tuple[SSAValue, ...]:
@@ -775,7 +752,7 @@ class LaunchOp(_AsyncOpMixin, IRDLOperation):
             properties=props, attributes=attrs, regions=[body])
 
     def print(self, printer: Printer) -> None:
-        _print_async(printer, self, self.asyncDependencies, self.asyncToken)
+        _print_async(printer, self.asyncDependencies, self.asyncToken)
         args = self._args()
 
         def ids_and_sizes(kw: str, ids: Sequence[SSAValue], size_args: Sequence[SSAValue],
@@ -807,8 +784,7 @@ class LaunchOp(_AsyncOpMixin, IRDLOperation):
             printer.print_string(" function(")
             printer.print_attribute(self.function)
             printer.print_string(")")
-        _print_attribution(printer, "workgroup", self.workgroup_buffers)
-        _print_attribution(printer, "private", self.private_buffers)
+        self._print_attributions(printer)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False)
         print_attr_dict(printer, self.attributes,
@@ -825,11 +801,8 @@ class LaunchOp(_AsyncOpMixin, IRDLOperation):
         for a in block.args[:self.num_config_args]:
             if not isinstance(a.type, IndexType):
                 raise VerifyException("launch configuration block arguments must be index")
-        sizes = (self.clusterSizeX, self.clusterSizeY, self.clusterSizeZ)
-        if any(s is None for s in sizes) and any(s is not None for s in sizes):
-            raise VerifyException("cluster sizes must be given for all of x, y, z or none")
-        _check_attributions(self, self.workgroup_buffers, AddressSpace.WORKGROUP, "workgroup")
-        _check_attributions(self, self.private_buffers, AddressSpace.PRIVATE, "private")
+        self._verify_cluster_sizes()
+        self._verify_attributions()
         for b in self.body.blocks:
             last = b.last_op
             if isinstance(last, ReturnOp):
@@ -841,7 +814,7 @@ class LaunchOp(_AsyncOpMixin, IRDLOperation):
 
 
 @irdl_op_definition
-class LaunchFuncOp(_AsyncOpMixin, IRDLOperation):
+class LaunchFuncOp(_LaunchSizesMixin, IRDLOperation):
     """`gpu.launch_func @module::@kernel blocks in (%x, %y, %z) threads in (...) args(%a : T)`.
 
     Launches the kernel `kernel` (a nested symbol `@gpu_module::@gpu_func`)
@@ -870,20 +843,6 @@ class LaunchFuncOp(_AsyncOpMixin, IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     @property
-    def grid_size(self) -> tuple[SSAValue, SSAValue, SSAValue]:
-        return (self.gridSizeX, self.gridSizeY, self.gridSizeZ)
-
-    @property
-    def block_size(self) -> tuple[SSAValue, SSAValue, SSAValue]:
-        return (self.blockSizeX, self.blockSizeY, self.blockSizeZ)
-
-    @property
-    def cluster_size(self) -> tuple[SSAValue, SSAValue, SSAValue] | None:
-        if self.clusterSizeX is None:
-            return None
-        return (self.clusterSizeX, self.clusterSizeY, self.clusterSizeZ)
-
-    @property
     def kernel_module_name(self) -> str:
         return self.kernel.root_reference.data
 
@@ -896,9 +855,7 @@ class LaunchFuncOp(_AsyncOpMixin, IRDLOperation):
         is_async, deps = _parse_async(parser)
         obj: list[SSAValue] = []
         if parser.parse_optional_punctuation("<"):
-            u = parser.parse_unresolved_operand()
-            parser.parse_punctuation(":")
-            obj = [parser.resolve_operand(u, parser.parse_type())]
+            obj = [parse_operand_with_type(parser)]
             parser.parse_punctuation(">")
         kernel = parser.parse_attribute()
         if not isinstance(kernel, SymbolRefAttr):
@@ -929,12 +886,8 @@ class LaunchFuncOp(_AsyncOpMixin, IRDLOperation):
             dyn = [parser.resolve_operand(parser.parse_unresolved_operand(), i32)]
         kargs: list[SSAValue] = []
         if parser.parse_optional_keyword("args"):
-            def one() -> SSAValue:
-                u = parser.parse_unresolved_operand()
-                parser.parse_punctuation(":")
-                return parser.resolve_operand(u, parser.parse_type())
-
-            kargs = parser.parse_comma_separated_list(parser.Delimiter.PAREN, one)
+            kargs = parser.parse_comma_separated_list(parser.Delimiter.PAREN,
+                                                      lambda: parse_operand_with_type(parser))
         attrs = parser.parse_optional_attr_dict()
         return cls.build(
             operands=[deps, *grid, *block,
@@ -943,17 +896,11 @@ class LaunchFuncOp(_AsyncOpMixin, IRDLOperation):
             properties={"kernel": kernel}, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        # MLIR prints ` async [..]` directly after the name, else two spaces.
-        if self.asyncToken is not None or self.asyncDependencies:
-            _print_async(printer, self, self.asyncDependencies, self.asyncToken)
-            printer.print_string(" ")
-        else:
-            printer.print_string("  ")
+        _print_async_or_space(printer, self.asyncDependencies, self.asyncToken)
+        printer.print_string(" ")
         if self.asyncObject is not None:
             printer.print_string("<")
-            printer.print_operand(self.asyncObject)
-            printer.print_string(" : ")
-            printer.print_attribute(self.asyncObject.type)
+            print_operand_with_type(printer, self.asyncObject)
             printer.print_string("> ")
         printer.print_attribute(self.kernel)
 
@@ -978,13 +925,7 @@ class LaunchFuncOp(_AsyncOpMixin, IRDLOperation):
             printer.print_operand(self.dynamicSharedMemorySize)
         if self.kernelOperands:
             printer.print_string(" args(")
-
-            def one(v: SSAValue) -> None:
-                printer.print_operand(v)
-                printer.print_string(" : ")
-                printer.print_attribute(v.type)
-
-            printer.print_list(self.kernelOperands, one)
+            printer.print_list(self.kernelOperands, lambda v: print_operand_with_type(printer, v))
             printer.print_string(")")
         else:
             printer.print_string(" ")
@@ -994,9 +935,7 @@ class LaunchFuncOp(_AsyncOpMixin, IRDLOperation):
     def verify_(self) -> None:
         if len(self.kernel.nested_references.data) != 1:
             raise VerifyException("kernel symbol must be @module::@function")
-        sizes = (self.clusterSizeX, self.clusterSizeY, self.clusterSizeZ)
-        if any(s is None for s in sizes) and any(s is not None for s in sizes):
-            raise VerifyException("cluster sizes must be given for all of x, y, z or none")
+        self._verify_cluster_sizes()
 
 
 # ------------------------------------------------------------------------- memory
@@ -1035,20 +974,15 @@ class AllocOp(_AsyncOpMixin, IRDLOperation):
                                                   parser.parse_unresolved_operand)
         syms = parser.parse_optional_comma_separated_list(parser.Delimiter.SQUARE,
                                                           parser.parse_unresolved_operand) or []
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ty = parser.parse_type()
+        attrs, (ty,) = parse_attrs_and_types(parser)
         return cls.build(
             operands=[deps, [parser.resolve_operand(s, INDEX) for s in sizes],
                       [parser.resolve_operand(s, INDEX) for s in syms]],
             result_types=[ty, _token_result(is_async)], properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        if self.asyncToken is not None or self.asyncDependencies:
-            _print_async(printer, self, self.asyncDependencies, self.asyncToken)
-            printer.print_string(" ")
-        else:
-            printer.print_string("  ")
+        _print_async_or_space(printer, self.asyncDependencies, self.asyncToken)
+        printer.print_string(" ")
         if self.hostShared is not None:
             printer.print_string("host_shared ")
         printer.print_string("(")
@@ -1058,9 +992,7 @@ class AllocOp(_AsyncOpMixin, IRDLOperation):
             printer.print_string("[")
             printer.print_list(self.symbolOperands, printer.print_operand)
             printer.print_string("]")
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.memref.type)
+        print_attrs_and_types(printer, self.attributes, [self.memref.type])
 
     def verify_(self) -> None:
         ty = self.memref.type
@@ -1073,39 +1005,30 @@ class AllocOp(_AsyncOpMixin, IRDLOperation):
             raise VerifyException("host_shared allocation does not support async")
 
 
-def _print_two_operand_async(printer: Printer, op: Operation, deps: Sequence[SSAValue],
-                             token: SSAValue | None, a: SSAValue, b: SSAValue) -> None:
-    if token is not None or deps:
-        _print_async(printer, op, deps, token)
-        printer.print_string(" ")
-    else:
-        printer.print_string("  ")
-    printer.print_operand(a)
-    printer.print_string(", ")
-    printer.print_operand(b)
-    print_attr_dict(printer, op.attributes)
-    printer.print_string(" : ")
-    printer.print_attribute(a.type)
-    printer.print_string(", ")
-    printer.print_attribute(b.type)
+class _AsyncOperandsOp(_AsyncOpMixin, IRDLOperation):
+    """`gpu.<op> [async] [deps] %a, ... attr-dict : Ta, ...` (memcpy, memset, dealloc).
 
+    Subclasses define `asyncDependencies`, then ARITY single operands, then
+    the optional `asyncToken` result.
+    """
 
-def _parse_two_operand_async(cls, parser: Parser):
-    is_async, deps = _parse_async(parser)
-    a = parser.parse_unresolved_operand()
-    parser.parse_punctuation(",")
-    b = parser.parse_unresolved_operand()
-    attrs = parser.parse_optional_attr_dict()
-    parser.parse_punctuation(":")
-    ta = parser.parse_type()
-    parser.parse_punctuation(",")
-    tb = parser.parse_type()
-    return cls.build(operands=[deps, parser.resolve_operand(a, ta), parser.resolve_operand(b, tb)],
-                     result_types=[_token_result(is_async)], attributes=attrs)
+    ARITY: ClassVar[int] = 1
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        is_async, deps = _parse_async(parser)
+        operands, attrs = parse_typed_operands(parser, cls.ARITY)
+        return cls.build(operands=[deps, *operands], result_types=[_token_result(is_async)],
+                         attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        deps = self.asyncDependencies  # type: ignore[attr-defined]
+        _print_async_or_space(printer, deps, self.asyncToken)  # type: ignore[attr-defined]
+        print_typed_operands(printer, self.operands[len(deps):], self.attributes)
 
 
 @irdl_op_definition
-class MemcpyOp(_AsyncOpMixin, IRDLOperation):
+class MemcpyOp(_AsyncOperandsOp):
     """`gpu.memcpy [async [deps]] %dst, %src : memref<..>, memref<..>`: copy all of src to dst."""
 
     name = "gpu.memcpy"
@@ -1114,14 +1037,7 @@ class MemcpyOp(_AsyncOpMixin, IRDLOperation):
     src = operand_def(MemRefType)
     asyncToken = opt_result_def(AsyncTokenType)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MemcpyOp:
-        return _parse_two_operand_async(cls, parser)
-
-    def print(self, printer: Printer) -> None:
-        _print_two_operand_async(printer, self, self.asyncDependencies, self.asyncToken,
-                                 self.dst, self.src)
+    ARITY: ClassVar[int] = 2
 
     def verify_(self) -> None:
         if self.dst.type.element_type != self.src.type.element_type:
@@ -1131,7 +1047,7 @@ class MemcpyOp(_AsyncOpMixin, IRDLOperation):
 
 
 @irdl_op_definition
-class MemsetOp(_AsyncOpMixin, IRDLOperation):
+class MemsetOp(_AsyncOperandsOp):
     """`gpu.memset [async [deps]] %dst, %value : memref<..>, T`: fill dst with value."""
 
     name = "gpu.memset"
@@ -1140,14 +1056,7 @@ class MemsetOp(_AsyncOpMixin, IRDLOperation):
     value = operand_def(Attribute)
     asyncToken = opt_result_def(AsyncTokenType)
     traits = traits_def(MemoryWriteEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> MemsetOp:
-        return _parse_two_operand_async(cls, parser)
-
-    def print(self, printer: Printer) -> None:
-        _print_two_operand_async(printer, self, self.asyncDependencies, self.asyncToken,
-                                 self.dst, self.value)
+    ARITY: ClassVar[int] = 2
 
     def verify_(self) -> None:
         if self.dst.type.element_type != self.value.type:
@@ -1155,7 +1064,7 @@ class MemsetOp(_AsyncOpMixin, IRDLOperation):
 
 
 @irdl_op_definition
-class DeallocOp(_AsyncOpMixin, IRDLOperation):
+class DeallocOp(_AsyncOperandsOp):
     """`gpu.dealloc [async [deps]] %m : memref<..>`: free memory from gpu.alloc."""
 
     name = "gpu.dealloc"
@@ -1163,27 +1072,6 @@ class DeallocOp(_AsyncOpMixin, IRDLOperation):
     memref = operand_def(MemRefType)
     asyncToken = opt_result_def(AsyncTokenType)
     traits = traits_def(MemoryFreeEffect())
-
-    @classmethod
-    def parse(cls, parser: Parser) -> DeallocOp:
-        is_async, deps = _parse_async(parser)
-        m = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ty = parser.parse_type()
-        return cls.build(operands=[deps, parser.resolve_operand(m, ty)],
-                         result_types=[_token_result(is_async)], attributes=attrs)
-
-    def print(self, printer: Printer) -> None:
-        if self.asyncToken is not None or self.asyncDependencies:
-            _print_async(printer, self, self.asyncDependencies, self.asyncToken)
-            printer.print_string(" ")
-        else:
-            printer.print_string("  ")
-        printer.print_operand(self.memref)
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.memref.type)
 
 
 class _HostRegisterBase(IRDLOperation):
@@ -1201,11 +1089,7 @@ class _HostRegisterBase(IRDLOperation):
         return cls.build(operands=[parser.resolve_operand(u, ty)], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.value)
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
+        print_typed_operands(printer, [self.value], self.attributes)
 
 
 @irdl_op_definition
@@ -1243,9 +1127,7 @@ class WaitOp(_AsyncOpMixin, IRDLOperation):
                          attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        if self.asyncToken is None and not self.asyncDependencies:
-            printer.print_string(" ")
-        _print_async(printer, self, self.asyncDependencies, self.asyncToken)
+        _print_async_or_space(printer, self.asyncDependencies, self.asyncToken)
         print_attr_dict(printer, self.attributes)
 
 
@@ -1288,11 +1170,16 @@ class _DimIndexOp(IRDLOperation):
         print_attr_dict(printer, self.attributes)
 
 
-def _dim_op(opname: str, doc: str) -> type[_DimIndexOp]:
+def _index_op(base: type[IRDLOperation], opname: str, doc: str, **consts: bool):
+    """The op class `gpu.<opname>` (`thread_id` -> `ThreadIdOp`) of an index query family."""
     cls_name = "".join(p.title() for p in opname.split("_")) + "Op"
-    return irdl_op_definition(type(cls_name, (_DimIndexOp,),
-                                   {"name": f"gpu.{opname}", "__doc__": doc,
-                                    "__module__": __name__}))
+    body = {"name": f"gpu.{opname}", "__doc__": doc, "__module__": __name__, **consts,
+            "__annotations__": {k: ClassVar[bool] for k in consts}}
+    return irdl_op_definition(type(cls_name, (base,), body))
+
+
+def _dim_op(opname: str, doc: str) -> type[_DimIndexOp]:
+    return _index_op(_DimIndexOp, opname, doc)
 
 
 ThreadIdOp = _dim_op("thread_id", "Thread index within its block, along `dimension`.")
@@ -1336,35 +1223,16 @@ class _ScalarIndexOp(IRDLOperation):
             printer.print_string(" : index")
 
 
-@irdl_op_definition
-class LaneIdOp(_ScalarIndexOp):
-    """`%l = gpu.lane_id`: the thread's lane within its subgroup (warp)."""
-
-    name = "gpu.lane_id"
-
-
-@irdl_op_definition
-class SubgroupSizeOp(_ScalarIndexOp):
-    """`%s = gpu.subgroup_size : index`: lanes per subgroup (32 on NVIDIA)."""
-
-    name = "gpu.subgroup_size"
-    TYPED: ClassVar[bool] = True
-
-
-@irdl_op_definition
-class NumSubgroupsOp(_ScalarIndexOp):
-    """`%n = gpu.num_subgroups : index`: subgroups per block."""
-
-    name = "gpu.num_subgroups"
-    TYPED: ClassVar[bool] = True
-
-
-@irdl_op_definition
-class SubgroupIdOp(_ScalarIndexOp):
-    """`%i = gpu.subgroup_id : index`: the subgroup's index within its block."""
-
-    name = "gpu.subgroup_id"
-    TYPED: ClassVar[bool] = True
+LaneIdOp = _index_op(_ScalarIndexOp, "lane_id",
+                     "`%l = gpu.lane_id`: the thread's lane within its subgroup (warp).")
+SubgroupSizeOp = _index_op(_ScalarIndexOp, "subgroup_size",
+                           "`%s = gpu.subgroup_size : index`: lanes per subgroup (32 on NVIDIA).",
+                           TYPED=True)
+NumSubgroupsOp = _index_op(_ScalarIndexOp, "num_subgroups",
+                           "`%n = gpu.num_subgroups : index`: subgroups per block.", TYPED=True)
+SubgroupIdOp = _index_op(_ScalarIndexOp, "subgroup_id",
+                         "`%i = gpu.subgroup_id : index`: the subgroup's index within its block.",
+                         TYPED=True)
 
 
 # ----------------------------------------------------------- synchronisation, comms
@@ -1408,32 +1276,18 @@ class ShuffleOp(IRDLOperation):
     def parse(cls, parser: Parser) -> ShuffleOp:
         # MLIR 22: `xor %v, %o, %w`; 2021 tests wrote `%v, %o, %w xor`.
         mode = parser.parse_optional_str_enum(ShuffleMode)
-        v = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        off = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        w = parser.parse_unresolved_operand()
+        names = parse_operands(parser, 3)
         if mode is None:
             mode = parser.parse_str_enum(ShuffleMode)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ty = parser.parse_type()
-        return cls.build(
-            operands=[parser.resolve_operand(v, ty), parser.resolve_operand(off, i32),
-                      parser.resolve_operand(w, i32)],
-            result_types=[ty, i1], properties={"mode": ShuffleModeAttr(mode)},
-            attributes=attrs)
+        attrs, (ty,) = parse_attrs_and_types(parser)
+        return cls.build(operands=resolve_operands(parser, names, [ty, i32, i32]),
+                         result_types=[ty, i1], properties={"mode": ShuffleModeAttr(mode)},
+                         attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f"  {self.mode.data.value} ")
-        printer.print_operand(self.value)
-        printer.print_string(", ")
-        printer.print_operand(self.offset)
-        printer.print_string(", ")
-        printer.print_operand(self.width)
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.value.type)
+        printer.print_string(f"  {self.mode.data.value}")
+        print_operands(printer, [self.value, self.offset, self.width])
+        print_attrs_and_types(printer, self.attributes, [self.value.type])
 
     def verify_(self) -> None:
         if self.shuffleResult.type != self.value.type:
@@ -1457,12 +1311,23 @@ def _check_reduce_type(op: AllReduceOperation, ty: Attribute) -> None:
         raise VerifyException(f"'{op.value}' reduction operation is not compatible with type {ty}")
 
 
-def _parse_unary_function_type(parser: Parser) -> tuple[Attribute, Attribute]:
+def _parse_unary_signature(parser: Parser) -> tuple[dict[str, Attribute], Attribute, Attribute]:
+    """`attr-dict : (T) -> R` (all_reduce, subgroup_reduce): the attributes, T and R."""
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
     pos = parser.pos
     ft = parser.parse_function_type()
     if len(ft.inputs.data) != 1 or len(ft.outputs.data) != 1:
         parser.raise_error("expected a type like (T) -> T", pos)
-    return ft.inputs.data[0], ft.outputs.data[0]
+    return attrs, ft.inputs.data[0], ft.outputs.data[0]
+
+
+def _print_unary_signature(printer: Printer, op: Operation) -> None:
+    print_attr_dict(printer, op.attributes)
+    printer.print_string(" : (")
+    printer.print_attribute(op.operands[0].type)
+    printer.print_string(") -> ")
+    printer.print_attribute(op.results[0].type)
 
 
 @irdl_op_definition
@@ -1497,9 +1362,7 @@ class AllReduceOp(IRDLOperation):
         if parser.parse_optional_keyword("uniform"):
             props["uniform"] = UnitAttr()
         body = parser.parse_region()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ty, rt = _parse_unary_function_type(parser)
+        attrs, ty, rt = _parse_unary_signature(parser)
         return cls.build(operands=[parser.resolve_operand(v, ty)], result_types=[rt],
                          properties=props, regions=[body], attributes=attrs)
 
@@ -1516,11 +1379,7 @@ class AllReduceOp(IRDLOperation):
         else:
             printer.print_string("{\n")
             printer.print_string("}")
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : (")
-        printer.print_attribute(self.value.type)
-        printer.print_string(") -> ")
-        printer.print_attribute(self.result.type)
+        _print_unary_signature(printer, self)
 
     def verify_(self) -> None:
         if self.result.type != self.value.type:
@@ -1587,9 +1446,7 @@ class SubgroupReduceOp(IRDLOperation):
                 parser.parse_punctuation("=")
                 props["cluster_stride"] = IntegerAttr(parser.parse_integer(), i32)
             parser.parse_punctuation(")")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ty, rt = _parse_unary_function_type(parser)
+        attrs, ty, rt = _parse_unary_signature(parser)
         return cls.build(operands=[parser.resolve_operand(v, ty)], result_types=[rt],
                          properties=props, attributes=attrs)
 
@@ -1603,11 +1460,7 @@ class SubgroupReduceOp(IRDLOperation):
             if self.stride != 1:
                 printer.print_string(f", stride = {self.stride}")
             printer.print_string(")")
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : (")
-        printer.print_attribute(self.value.type)
-        printer.print_string(") -> ")
-        printer.print_attribute(self.result.type)
+        _print_unary_signature(printer, self)
 
     def verify_(self) -> None:
         if self.result.type != self.value.type:
@@ -1641,7 +1494,7 @@ class PrintfOp(IRDLOperation):
             types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
             if len(types) != len(names):
                 parser.raise_error(f"{len(names)} arguments but {len(types)} types")
-            args = [parser.resolve_operand(n, t) for n, t in zip(names, types, strict=True)]
+            args = resolve_operands(parser, names, types)
         attrs = parser.parse_optional_attr_dict()
         return cls.build(operands=[args], properties={"format": StringAttr(fmt)},
                          attributes=attrs)
@@ -1671,15 +1524,11 @@ class DynamicSharedMemoryOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> DynamicSharedMemoryOp:
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ty = parser.parse_type()
-        return cls.build(result_types=[ty], attributes=attrs)
+        attrs, types = parse_attrs_and_types(parser)
+        return cls.build(result_types=types, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.resultMemref.type)
+        print_attrs_and_types(printer, self.attributes, [self.resultMemref.type])
 
     def verify_(self) -> None:
         ty = self.resultMemref.type

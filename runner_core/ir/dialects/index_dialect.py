@@ -29,7 +29,12 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from runner_core.ir.dialects._syntax import print_attr_dict
+from runner_core.ir.dialects._syntax import (
+    parse_attrs_and_types,
+    print_attr_dict,
+    print_attrs_and_types,
+    print_operands,
+)
 
 INDEX = IndexType()
 
@@ -67,20 +72,22 @@ class _BinaryOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser):
-        a = parser.resolve_operand(parser.parse_unresolved_operand(), INDEX)
-        parser.parse_punctuation(",")
-        b = parser.resolve_operand(parser.parse_unresolved_operand(), INDEX)
+        a, b = _parse_index_pair(parser)
         attrs = parser.parse_optional_attr_dict()
         op = cls(a, b)
         op.attributes.update(attrs)
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
+        print_operands(printer, [self.lhs, self.rhs])
         print_attr_dict(printer, self.attributes)
+
+
+def _parse_index_pair(parser: Parser) -> tuple[SSAValue, SSAValue]:
+    """`%a, %b`, both index."""
+    a = parser.resolve_operand(parser.parse_unresolved_operand(), INDEX)
+    parser.parse_punctuation(",")
+    return a, parser.resolve_operand(parser.parse_unresolved_operand(), INDEX)
 
 
 def _binary(opname: str, doc: str) -> type[_BinaryOp]:
@@ -172,9 +179,7 @@ class CmpOp(IRDLOperation):
     def parse(cls, parser: Parser) -> CmpOp:
         pred = parser.parse_str_enum(CmpPredicate)
         parser.parse_punctuation("(")
-        a = parser.resolve_operand(parser.parse_unresolved_operand(), INDEX)
-        parser.parse_punctuation(",")
-        b = parser.resolve_operand(parser.parse_unresolved_operand(), INDEX)
+        a, b = _parse_index_pair(parser)
         parser.parse_punctuation(")")
         attrs = parser.parse_optional_attr_dict()
         op = cls(pred, a, b)
@@ -183,9 +188,7 @@ class CmpOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.pred.data.value}(")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
+        printer.print_list([self.lhs, self.rhs], printer.print_operand)
         printer.print_string(")")
         print_attr_dict(printer, self.attributes)
 
@@ -202,23 +205,13 @@ class _CastOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser):
         u = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t_in = parser.parse_type()
-        parser.parse_keyword("to")
-        t_out = parser.parse_type()
-        op = cls.build(operands=[parser.resolve_operand(u, t_in)], result_types=[t_out],
-                       attributes=attrs)
-        return op
+        attrs, (t_in, t_out) = parse_attrs_and_types(parser, to=True)
+        return cls.build(operands=[parser.resolve_operand(u, t_in)], result_types=[t_out],
+                         attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.input)
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.input.type)
-        printer.print_string(" to ")
-        printer.print_attribute(self.output.type)
+        print_operands(printer, [self.input])
+        print_attrs_and_types(printer, self.attributes, [self.input.type], to=self.output.type)
 
     def verify_(self) -> None:
         a, b = self.input.type, self.output.type

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import arith, cf, math
-from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, SymbolRefAttr, i64
+from xdsl.dialects.builtin import IndexType, IntegerAttr, SymbolRefAttr, i64
 from xdsl.ir import Dialect, Operation
 from xdsl.irdl import IRDLOperation, irdl_op_definition
 from xdsl.parser import Parser
@@ -27,6 +27,7 @@ from xdsl.utils.exceptions import VerifyException
 from runner_core.ir.dialects import arith_ext
 from runner_core.ir.dialects import func_ext as func
 from runner_core.ir.dialects import memref_ext as memref
+from runner_core.ir.dialects._syntax import parse_attrs_and_types, parse_operands, resolve_operands
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
 
 
@@ -64,13 +65,9 @@ def _parse_cmp(opname: str, allowed: tuple[str, ...], cls: type[Operation]):
     def parse(parser: Parser) -> Operation:
         pred = _parse_predicate(parser, allowed, opname)
         parser.parse_punctuation(",")
-        a = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ty = parser.parse_type()
-        op = cls(parser.resolve_operand(a, ty), parser.resolve_operand(b, ty), pred)
+        names = parse_operands(parser, 2)
+        attrs, (ty,) = parse_attrs_and_types(parser)
+        op = cls(*resolve_operands(parser, names, [ty, ty]), pred)
         op.attributes.update(attrs)
         return op
     return parse
@@ -84,13 +81,7 @@ def _parse_constant(parser: Parser) -> Operation:
         op = arith.ConstantOp.parse(parser)
         op.attributes.update(attrs)
         return op
-    parser.parse_punctuation(":")
-    at = parser.pos
-    t = parser.parse_type()
-    if not isinstance(t, FunctionType):
-        parser.raise_error(f"expected a function type, got {t}", at, parser.pos)
-    op = func.ConstantOp(SymbolRefAttr(sym.data), t)
-    op.attributes.update(attrs)
+    op = func.ConstantOp.parse_after_symbol(parser, sym, attrs)
     _retarget_last(parser, "func.constant")
     return op
 

@@ -24,7 +24,6 @@ from typing import ClassVar
 from xdsl.dialects import llvm as _x
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
-    FunctionType,
     IntegerAttr,
     IntegerType,
     StringAttr,
@@ -56,7 +55,17 @@ from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-from runner_core.ir.dialects._syntax import print_attr_dict
+from runner_core.ir.dialects._syntax import (
+    parse_attrs_and_types,
+    parse_function_type,
+    parse_operand_with_type,
+    parse_operands,
+    print_attr_dict,
+    print_attrs_and_types,
+    print_operand_with_type,
+    print_operands,
+    resolve_operands,
+)
 
 # -- attributes ---------------------------------------------------------------------
 
@@ -118,26 +127,18 @@ class ExtractElementOp(IRDLOperation):
         parser.parse_punctuation(":")
         it = parser.parse_type()
         parser.parse_punctuation("]")
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        vt = parser.parse_type()
+        attrs, (vt,) = parse_attrs_and_types(parser)
         if not isinstance(vt, VectorType):
             parser.raise_error(f"expected a vector type, got {vt}")
-        op = cls.create(operands=[parser.resolve_operand(v, vt), parser.resolve_operand(i, it)],
-                        result_types=[vt.element_type], attributes=attrs)
-        return op
+        return cls.create(operands=resolve_operands(parser, [v, i], [vt, it]),
+                          result_types=[vt.element_type], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.vector)
+        print_operands(printer, [self.vector])
         printer.print_string("[")
-        printer.print_operand(self.position)
-        printer.print_string(" : ")
-        printer.print_attribute(self.position.type)
+        print_operand_with_type(printer, self.position)
         printer.print_string("]")
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.vector.type)
+        print_attrs_and_types(printer, self.attributes, [self.vector.type])
 
     def verify_(self) -> None:
         if self.res.type != self.vector.type.element_type:
@@ -190,32 +191,24 @@ class FCmpOp(IRDLOperation):
             pred = _x.FCmpPredicateFlag(word).to_int()
         except ValueError:
             parser.raise_error(f"unknown fcmp predicate '{word}'", at, parser.pos)
-        a = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        b = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
+        names = parse_operands(parser, 2)
+        attrs, (t,) = parse_attrs_and_types(parser)
         props: dict[str, Attribute] = {"predicate": IntegerAttr(pred, i64)}
         props.update(_split_props(attrs, ("fastmathFlags",)))
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
         res = VectorType(IntegerType(1), t.get_shape(), t.scalable_dims) \
             if isinstance(t, VectorType) else IntegerType(1)
-        return cls.create(operands=[parser.resolve_operand(a, t), parser.resolve_operand(b, t)],
+        return cls.create(operands=resolve_operands(parser, names, [t, t]),
                           result_types=[res], properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
         flag = _x.FCmpPredicateFlag.from_int(self.predicate.value.data)
-        printer.print_string(f' "{flag}" ')
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
+        printer.print_string(f' "{flag}"')
+        print_operands(printer, [self.lhs, self.rhs])
         extra = dict(self.attributes)
         fm = self.fastmathFlags
         if fm is not None and fm != _x.FastMathAttr(None):
             extra["fastmathFlags"] = fm
-        print_attr_dict(printer, extra)
-        printer.print_string(" : ")
-        printer.print_attribute(self.lhs.type)
+        print_attrs_and_types(printer, extra, [self.lhs.type])
 
 
 # -- getelementptr ----------------------------------------------------------------------
@@ -318,6 +311,29 @@ def _split_props(attrs: dict[str, Attribute], names: tuple[str, ...]) -> dict[st
     return {k: attrs.pop(k) for k in names if k in attrs}
 
 
+def _parse_unit_keywords(parser: Parser, props: dict[str, Attribute],
+                         words: tuple[tuple[str, str], ...]) -> None:
+    """Optional keywords in order (`weak`, `volatile`), each setting a unit property."""
+    for word, prop in words:
+        if parser.parse_optional_keyword(word):
+            props[prop] = UnitAttr()
+
+
+def _parse_memory_tail(parser: Parser, props: dict[str, Attribute]
+                       ) -> tuple[dict[str, Attribute], Attribute, Attribute]:
+    """`attr-dict : !llvm.ptr, T` ending atomicrmw / cmpxchg -> (attrs, pointer type, T)."""
+    attrs, (pt, vt) = parse_attrs_and_types(parser, 2)
+    props.update(_split_props(attrs, ("alignment", "access_groups")))
+    return attrs, pt, vt
+
+
+def _print_memory_tail(printer: Printer, op: AtomicRMWOp | CmpXchgOp) -> None:
+    extra = dict(op.attributes)
+    if op.alignment is not None:
+        extra["alignment"] = op.alignment
+    print_attrs_and_types(printer, extra, [op.ptr.type, op.val.type])
+
+
 @irdl_op_definition
 class AtomicRMWOp(IRDLOperation):
     """`%old = llvm.atomicrmw [volatile] add %ptr, %val [syncscope("s")] acq_rel : !llvm.ptr, i32`."""
@@ -336,44 +352,27 @@ class AtomicRMWOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> AtomicRMWOp:
         props: dict[str, Attribute] = {}
-        if parser.parse_optional_keyword("volatile"):
-            props["volatile_"] = UnitAttr()
+        _parse_unit_keywords(parser, props, (("volatile", "volatile_"),))
         at = parser.pos
         kind = parser.parse_identifier()
         if kind not in ATOMIC_BIN_OPS:
             parser.raise_error(f"unknown atomicrmw operation '{kind}'", at, parser.pos)
         props["bin_op"] = IntegerAttr(ATOMIC_BIN_OPS.index(kind), i64)
-        p = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        v = parser.parse_unresolved_operand()
+        names = parse_operands(parser, 2)
         _parse_syncscope(parser, props)
         props["ordering"] = _parse_ordering(parser)
-        attrs = parser.parse_optional_attr_dict()
-        props.update(_split_props(attrs, ("alignment", "access_groups")))
-        parser.parse_punctuation(":")
-        pt = parser.parse_type()
-        parser.parse_punctuation(",")
-        vt = parser.parse_type()
-        return cls.create(operands=[parser.resolve_operand(p, pt), parser.resolve_operand(v, vt)],
+        attrs, pt, vt = _parse_memory_tail(parser, props)
+        return cls.create(operands=resolve_operands(parser, names, [pt, vt]),
                           result_types=[vt], properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
         if self.volatile_ is not None:
             printer.print_string(" volatile")
-        printer.print_string(f" {ATOMIC_BIN_OPS[self.bin_op.value.data]} ")
-        printer.print_operand(self.ptr)
-        printer.print_string(", ")
-        printer.print_operand(self.val)
+        printer.print_string(f" {ATOMIC_BIN_OPS[self.bin_op.value.data]}")
+        print_operands(printer, [self.ptr, self.val])
         _print_syncscope(printer, self)
         printer.print_string(f" {_ordering_name(self.ordering)}")
-        extra = dict(self.attributes)
-        if self.alignment is not None:
-            extra["alignment"] = self.alignment
-        print_attr_dict(printer, extra)
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.val.type)
+        _print_memory_tail(printer, self)
 
     def verify_(self) -> None:
         if not 0 <= self.bin_op.value.data < len(ATOMIC_BIN_OPS):
@@ -403,26 +402,13 @@ class CmpXchgOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> CmpXchgOp:
         props: dict[str, Attribute] = {}
-        if parser.parse_optional_keyword("weak"):
-            props["weak"] = UnitAttr()
-        if parser.parse_optional_keyword("volatile"):
-            props["volatile_"] = UnitAttr()
-        p = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        c = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        n = parser.parse_unresolved_operand()
+        _parse_unit_keywords(parser, props, (("weak", "weak"), ("volatile", "volatile_")))
+        names = parse_operands(parser, 3)
         _parse_syncscope(parser, props)
         props["success_ordering"] = _parse_ordering(parser)
         props["failure_ordering"] = _parse_ordering(parser)
-        attrs = parser.parse_optional_attr_dict()
-        props.update(_split_props(attrs, ("alignment", "access_groups")))
-        parser.parse_punctuation(":")
-        pt = parser.parse_type()
-        parser.parse_punctuation(",")
-        vt = parser.parse_type()
-        return cls.create(operands=[parser.resolve_operand(p, pt), parser.resolve_operand(c, vt),
-                                    parser.resolve_operand(n, vt)],
+        attrs, pt, vt = _parse_memory_tail(parser, props)
+        return cls.create(operands=resolve_operands(parser, names, [pt, vt, vt]),
                           result_types=[_x.LLVMStructType.from_type_list([vt, IntegerType(1)])],
                           properties=props, attributes=attrs)
 
@@ -431,19 +417,11 @@ class CmpXchgOp(IRDLOperation):
             printer.print_string(" weak")
         if self.volatile_ is not None:
             printer.print_string(" volatile")
-        printer.print_string(" ")
-        printer.print_list([self.ptr, self.val, self.new_val], printer.print_operand)
+        print_operands(printer, [self.ptr, self.val, self.new_val])
         _print_syncscope(printer, self)
         printer.print_string(f" {_ordering_name(self.success_ordering)} "
                              f"{_ordering_name(self.failure_ordering)}")
-        extra = dict(self.attributes)
-        if self.alignment is not None:
-            extra["alignment"] = self.alignment
-        print_attr_dict(printer, extra)
-        printer.print_string(" : ")
-        printer.print_attribute(self.ptr.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.val.type)
+        _print_memory_tail(printer, self)
 
 
 @irdl_op_definition
@@ -513,12 +491,8 @@ class SwitchOp(IRDLOperation):
             block = parser.parse_successor()
             args: list[SSAValue] = []
             if parser.parse_optional_punctuation("("):
-                def arg() -> SSAValue:
-                    u = parser.parse_unresolved_operand()
-                    parser.parse_punctuation(":")
-                    return parser.resolve_operand(u, parser.parse_type())
-
-                args = parser.parse_comma_separated_list(parser.Delimiter.NONE, arg)
+                args = parser.parse_comma_separated_list(parser.Delimiter.NONE,
+                                                         lambda: parse_operand_with_type(parser))
                 parser.parse_punctuation(")")
             return block, args
 
@@ -575,9 +549,7 @@ class SwitchOp(IRDLOperation):
         printer.print_block_name(block)
         if args:
             printer.print_string("(")
-            printer.print_list(args, lambda a: (printer.print_operand(a),
-                                                printer.print_string(" : "),
-                                                printer.print_attribute(a.type)))
+            printer.print_list(args, lambda a: print_operand_with_type(printer, a))
             printer.print_string(")")
 
     def verify_(self) -> None:
@@ -657,10 +629,7 @@ class _IntrinsicBase(IRDLOperation):
             return cls.create(attributes=attrs)
         parser.parse_punctuation(":")
         if syntax in ("call", "list"):
-            at = parser.pos
-            ft = parser.parse_type()
-            if not isinstance(ft, FunctionType):
-                parser.raise_error(f"expected a function type, got {ft}", at, parser.pos)
+            ft = parse_function_type(parser)
             ins, outs = list(ft.inputs.data), list(ft.outputs.data)
         elif syntax == "store":
             v = parser.parse_type()
@@ -680,8 +649,7 @@ class _IntrinsicBase(IRDLOperation):
             ins, outs = [a, b], [parser.parse_type()]
         if len(ins) != len(names):
             parser.raise_error(f"{len(names)} operands but {len(ins)} types")
-        operands = [parser.resolve_operand(n, t) for n, t in zip(names, ins, strict=True)]
-        return cls.create(operands=operands, result_types=outs, attributes=attrs)
+        return cls.create(operands=resolve_operands(parser, names, ins), result_types=outs, attributes=attrs)
 
     def _print_custom(self, printer: Printer) -> None:
         syntax = self.SYNTAX
@@ -691,8 +659,7 @@ class _IntrinsicBase(IRDLOperation):
             printer.print_list(self.operands, printer.print_operand)
             printer.print_string(")")
         elif self.operands:
-            printer.print_string(" ")
-            printer.print_list(self.operands, printer.print_operand)
+            print_operands(printer, self.operands)
         print_attr_dict(printer, extra)
         if syntax == "bare":
             return

@@ -55,7 +55,17 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from runner_core.ir.dialects._syntax import print_attr_dict, shapes_compatible
+from runner_core.ir.dialects._syntax import (
+    parse_attrs_and_types,
+    parse_operands,
+    parse_typed_operands,
+    print_attr_dict,
+    print_attrs_and_types,
+    print_operands,
+    print_typed_operands,
+    resolve_operands,
+    shapes_compatible,
+)
 
 AnyMemRef = base(MemRefType) | base(UnrankedMemRefType)
 
@@ -71,23 +81,13 @@ class CastOp(_x.CastOp):
     @classmethod
     def parse(cls, parser: Parser) -> CastOp:
         src = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src_type = parser.parse_type()
-        parser.parse_keyword("to")
-        dst_type = parser.parse_type()
-        op = cls.build(operands=[parser.resolve_operand(src, src_type)],
-                       result_types=[dst_type], attributes=attrs)
-        return op
+        attrs, (src_type, dst_type) = parse_attrs_and_types(parser, to=True)
+        return cls.build(operands=[parser.resolve_operand(src, src_type)],
+                         result_types=[dst_type], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(" to ")
-        printer.print_attribute(self.dest.type)
+        print_operands(printer, [self.source])
+        print_attrs_and_types(printer, self.attributes, [self.source.type], to=self.dest.type)
 
     def verify_(self) -> None:
         super().verify_()
@@ -123,28 +123,15 @@ class CopyOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> CopyOp:
-        s = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        t = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        st = parser.parse_type()
-        parser.parse_keyword("to")
-        tt = parser.parse_type()
-        op = cls(parser.resolve_operand(s, st), parser.resolve_operand(t, tt))
+        names = parse_operands(parser, 2)
+        attrs, types = parse_attrs_and_types(parser, to=True)
+        op = cls(*resolve_operands(parser, names, types))
         op.attributes.update(attrs)
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        printer.print_string(", ")
-        printer.print_operand(self.target)
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(" to ")
-        printer.print_attribute(self.target.type)
+        print_operands(printer, [self.source, self.target])
+        print_attrs_and_types(printer, self.attributes, [self.source.type], to=self.target.type)
 
     def verify_(self) -> None:
         s, t = self.source.type, self.target.type
@@ -264,19 +251,11 @@ class RankOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> RankOp:
-        m = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ty = parser.parse_type()
-        return cls.build(operands=[parser.resolve_operand(m, ty)],
-                         result_types=[IndexType()], attributes=attrs)
+        operands, attrs = parse_typed_operands(parser, 1)
+        return cls.build(operands=operands, result_types=[IndexType()], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
+        print_typed_operands(printer, [self.source], self.attributes)
 
 
 class AtomicRMWOp(_x.AtomicRMWOp):
@@ -309,9 +288,7 @@ class AtomicRMWOp(_x.AtomicRMWOp):
     @classmethod
     def parse_after_kind(cls, parser: Parser, kw: str) -> AtomicRMWOp:
         """The part after the kind keyword (shared with the 2021 `atomic_rmw "addf"` form)."""
-        value = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        mem = parser.parse_unresolved_operand()
+        value, mem = parse_operands(parser, 2)
         idx = parser.parse_comma_separated_list(parser.Delimiter.SQUARE,
                                                 parser.parse_unresolved_operand)
         attrs = parser.parse_optional_attr_dict()
@@ -333,10 +310,8 @@ class AtomicRMWOp(_x.AtomicRMWOp):
         )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.kind_name} ")
-        printer.print_operand(self.value)
-        printer.print_string(", ")
-        printer.print_operand(self.memref)
+        printer.print_string(f" {self.kind_name}")
+        print_operands(printer, [self.value, self.memref])
         printer.print_string("[")
         printer.print_list(self.indices, printer.print_operand)
         printer.print_string("]")
@@ -400,23 +375,14 @@ class TransposeOp(IRDLOperation):
     def parse(cls, parser: Parser) -> TransposeOp:
         src = parser.parse_unresolved_operand()
         perm = parser.parse_affine_map()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        st = parser.parse_type()
-        parser.parse_keyword("to")
-        rt = parser.parse_type()
+        attrs, (st, rt) = parse_attrs_and_types(parser, to=True)
         return cls.create(operands=[parser.resolve_operand(src, st)], result_types=[rt],
                           properties={"permutation": AffineMapAttr(perm)}, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.in_)
+        print_operands(printer, [self.in_])
         printer.print_string(f" {self.permutation.data}")
-        print_attr_dict(printer, self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.in_.type)
-        printer.print_string(" to ")
-        printer.print_attribute(self.result.type)
+        print_attrs_and_types(printer, self.attributes, [self.in_.type], to=self.result.type)
 
     def verify_(self) -> None:
         src, res = self.in_.type, self.result.type
@@ -486,8 +452,7 @@ class GenericAtomicRMWOp(IRDLOperation):
                           result_types=[elem], regions=[body], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.memref)
+        print_operands(printer, [self.memref])
         printer.print_string("[")
         printer.print_list(self.indices, printer.print_operand)
         printer.print_string("] : ")
