@@ -59,6 +59,7 @@ from xdsl.dialects import builtin as b
 
 from runner_core.errors import RunnerError
 from runner_core.ir.dialects import gpu
+from runner_core.runtime.core import LAUNCH_SITE
 
 from . import abi
 from . import memref_desc as md
@@ -309,6 +310,10 @@ def _launch_func(ctx, op):
         params_ptr = params
     else:
         params_ptr = ir.Constant(PTR, None)
+    loc = ctx.location(op)
+    if loc:
+        # Which launch this is, for the runtime's diagnostics (runtime/core.py).
+        ctx.call(LAUNCH_SITE, VOID, [ctx.string_constant(str(loc), "launch_site")], [PTR])
     ctx.call("mgpuLaunchKernel", VOID,
              [fn, *grid, *block, smem, stream, params_ptr, ir.Constant(PTR, None),
               ir.Constant(I64, n)],

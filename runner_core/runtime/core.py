@@ -21,6 +21,11 @@ the cause of the awaited object (or, for a group, which holds no note of its
 own, the earliest cause of the run) followed by a note naming the await.  The
 list head is a global of the generated module, so nothing leaks into the next
 run; nodes are pushed with a compare-and-swap (bodies fail on several threads).
+
+Host code also names each ``gpu.launch_func`` before calling
+``mgpuLaunchKernel`` (``_gpurunner_launch_site``, a per-thread slot the GPU
+runtime takes): a kernel launched from several places then fails at the
+launch that failed, not at its first launch site.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ ASYNC_NOTE = "_gpurunner_async_note"
 ASYNC_FORWARD = "_gpurunner_async_forward"
 ASYNC_AWAIT_FAIL = "_gpurunner_async_await_fail"
 ASYNC_HOOKS = (ASYNC_NOTE, ASYNC_FORWARD, ASYNC_AWAIT_FAIL)
+LAUNCH_SITE = "_gpurunner_launch_site"
 
 _IR = r"""
 @stderr = external global ptr
@@ -162,6 +168,18 @@ cause:
   unreachable
 }
 
+; The location of the gpu.launch_func the calling thread is about to run
+; (generated host code sets it; a GPU runtime takes it, so it is never stale).
+define void @_gpurunner_launch_site(ptr %loc) {
+  call i32 @pthread_setspecific(i32 SITEKEY, ptr %loc)
+  ret void
+}
+define ptr @_gpurunner_launch_site_take() {
+  %loc = call ptr @pthread_getspecific(i32 SITEKEY)
+  call i32 @pthread_setspecific(i32 SITEKEY, ptr null)
+  ret ptr %loc
+}
+
 define void @_gpurunner_assert_fail(ptr %msg, ptr %loc) noreturn {
 entry:
   store ptr %msg, ptr @gpurunner_failure_msg
@@ -193,21 +211,29 @@ class CoreRuntime:
     def __init__(self):
         from runner_core.targets.host import compile_ir
 
-        key = ctypes.c_uint(0)
-        if libc().pthread_key_create(ctypes.byref(key), None) != 0:
-            raise RuntimeError("pthread_key_create failed")
-        text = _IR.replace("KEY", str(key.value))
+        key, site_key = ctypes.c_uint(0), ctypes.c_uint(0)
+        for k in (key, site_key):
+            if libc().pthread_key_create(ctypes.byref(k), None) != 0:
+                raise RuntimeError("pthread_key_create failed")
+        text = _IR.replace("SITEKEY", str(site_key.value)).replace("KEY", str(key.value))
         self._lib = compile_ir(
             text, opt=1, name="gpurunner_core",
-            exports=[INVOKE, ASSERT_FAIL, *ASYNC_HOOKS, "gpurunner_failure_msg",
-                     "gpurunner_failure_loc"],
+            exports=[INVOKE, ASSERT_FAIL, *ASYNC_HOOKS, LAUNCH_SITE, LAUNCH_SITE + "_take",
+                     "gpurunner_failure_msg", "gpurunner_failure_loc"],
             imports={"stderr": symbol_address("stderr")})
         a = self._lib.addresses
-        self.symbols = {name: a[name] for name in (INVOKE, ASSERT_FAIL, *ASYNC_HOOKS)}
+        self.symbols = {name: a[name]
+                        for name in (INVOKE, ASSERT_FAIL, *ASYNC_HOOKS, LAUNCH_SITE)}
+        self._take_site = ctypes.CFUNCTYPE(ctypes.c_void_p)(a[LAUNCH_SITE + "_take"])
         self.invoke = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)(
             a[INVOKE])
         self._msg = ctypes.c_void_p.from_address(a["gpurunner_failure_msg"])
         self._loc = ctypes.c_void_p.from_address(a["gpurunner_failure_loc"])
+
+    def take_launch_site(self) -> str:
+        """``file:line:col`` of the launch the calling thread is making ("" if unknown)."""
+        loc = self._take_site()
+        return ctypes.string_at(loc).decode(errors="replace") if loc else ""
 
     def last_failure(self) -> tuple[str, str]:
         msg = ctypes.string_at(self._msg.value).decode(errors="replace") if self._msg.value \

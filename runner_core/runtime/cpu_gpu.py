@@ -403,17 +403,23 @@ class CpuGpuRuntime(Provider):
         return self._pool
 
     def _launch(self, fn, gx, gy, gz, bx, by, bz, smem, stream, params, extra, nparams) -> int:
+        from runner_core.runtime.core import core
         from runner_core.targets.cpu import layout as L
 
+        # This launch's own gpu.launch_func (set by the host code just before the
+        # call); the kernel's first launch site when the code did not say.
+        site = core().take_launch_site()
         kernel = self._kernels.get(fn) if fn else None
+        where = f"{site}: " if site else (kernel.prefix() if kernel is not None else "")
         if kernel is None:
             if not self._run_error:
-                self._fail("error: mgpuLaunchKernel: not a kernel of a loaded GPU module")
+                self._fail(f"{where}error: mgpuLaunchKernel: not a kernel of a loaded GPU "
+                           f"module")
             return 1
         grid, block = (gx, gy, gz), (bx, by, bz)
         problem = _check_config(grid, block, smem)
         if problem:
-            self._fail(f"{kernel.prefix()}error: launch of GPU kernel @{kernel.name} with grid "
+            self._fail(f"{where}error: launch of GPU kernel @{kernel.name} with grid "
                        f"{grid} and block {block}: {problem}")
             return 1
         launch = (ctypes.c_int64 * L.LAUNCH_SLOTS)()
@@ -445,7 +451,7 @@ class CpuGpuRuntime(Provider):
         if failures or launch[L.L_FAILED]:
             msg = failures[0] if failures else "error: GPU kernel @{kernel} failed"
             if msg.startswith("error:"):
-                msg = kernel.prefix() + msg
+                msg = where + msg
             self._fail(msg.replace("{kernel}", kernel.name))
             return 1
         return 0
