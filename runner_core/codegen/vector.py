@@ -527,3 +527,64 @@ def _transfer_write(ctx: LoweringContext, op) -> None:
 
 def zero_of(t: ir.Type) -> ir.Constant:
     return scalar_constant(t, 0)
+
+
+# ------------------------------------------------------- strided slices
+def _i64s(op, name) -> list[int]:
+    return [x.value.data for x in _prop(op, name).data]
+
+
+def _slice_lanes(src_shape, offsets, res_shape) -> list[int]:
+    """Row-major source lane of each result lane of an extract_strided_slice (unit strides)."""
+    k = len(offsets)
+    lanes = []
+    for r in range(_count(res_shape)):
+        idx = _unflatten(r, res_shape)
+        src = [o + i for o, i in zip(offsets, idx[:k], strict=True)] + idx[k:]
+        lanes.append(_flatten(src, src_shape))
+    return lanes
+
+
+@lowering("vector.extract_strided_slice")
+def _extract_strided_slice(ctx: LoweringContext, op) -> None:
+    bld = ctx.builder
+    src = ctx.get(op.source)
+    rt = ctx.convert(op.results[0].type)
+    picks = _slice_lanes(shape_of(op.source.type), _i64s(op, "offsets"),
+                         shape_of(op.results[0].type))
+    if isinstance(src.type, ir.VectorType) and isinstance(rt, ir.VectorType):
+        mask = ir.Constant(ir.VectorType(I32, len(picks)), [ir.Constant(I32, p) for p in picks])
+        ctx.set_results(op, [bld.shuffle_vector(src, ir.Constant(src.type, ir.Undefined), mask)])
+        return
+    lanes = to_lanes(bld, src)
+    ctx.set_results(op, [from_lanes(bld, [lanes[p] for p in picks], rt)])
+
+
+@lowering("vector.insert_strided_slice")
+def _insert_strided_slice(ctx: LoweringContext, op) -> None:
+    bld = ctx.builder
+    src, dst = ctx.get(op.source), ctx.get(op.dest)
+    src_shape, dst_shape = shape_of(op.source.type), shape_of(op.dest.type)
+    offsets = _i64s(op, "offsets")
+    padded = [1] * (len(dst_shape) - len(src_shape)) + src_shape
+    # Destination lane of each source lane.
+    targets = [_flatten([o + i for o, i in zip(offsets, _unflatten(s, padded), strict=True)],
+                        dst_shape) for s in range(_count(padded))]
+    if isinstance(src.type, ir.VectorType) and isinstance(dst.type, ir.VectorType):
+        # One shuffle: lane j of the result is the source lane landing there, else dest's.
+        n = dst.type.count
+        from_src = {t: s for s, t in enumerate(targets)}
+        mask = [n + from_src[j] if j in from_src else j for j in range(n)]
+        widened = src
+        if src.type.count != n:  # shufflevector needs operands of one type
+            widen = ir.Constant(ir.VectorType(I32, n),
+                                [ir.Constant(I32, i if i < src.type.count else 0)
+                                 for i in range(n)])
+            widened = bld.shuffle_vector(src, ir.Constant(src.type, ir.Undefined), widen)
+        m = ir.Constant(ir.VectorType(I32, n), [ir.Constant(I32, x) for x in mask])
+        ctx.set_results(op, [bld.shuffle_vector(dst, widened, m)])
+        return
+    lanes = to_lanes(bld, dst)
+    for s, lane in enumerate(to_lanes(bld, src)):
+        lanes[targets[s]] = lane
+    ctx.set_results(op, [from_lanes(bld, lanes, dst.type)])

@@ -1,22 +1,24 @@
-"""The `vector` dialect with MLIR's `vector.print` and `vector.from_elements`.
+"""The `vector` dialect with MLIR's `vector.print`, `vector.from_elements` and strided slices.
 
 xDSL 0.75's `vector.print` takes exactly one operand and has no syntax.
 MLIR's prints an optional value, an optional string literal and a trailing
 punctuation (newline unless told otherwise).  `vector.from_elements` (build a
-vector from scalars, row-major) is missing from xDSL.  The rest of xDSL's
+vector from scalars, row-major) and `vector.extract_strided_slice` /
+`vector.insert_strided_slice` are missing from xDSL.  The rest of xDSL's
 vector dialect is reused as is.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import vector as _x
-from xdsl.dialects.builtin import StringAttr, VectorType
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr, VectorType, i64
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
+    operand_def,
     opt_operand_def,
     opt_prop_def,
     result_def,
@@ -186,10 +188,231 @@ class FromElementsOp(IRDLOperation):
                                   "'elements' element count and types")
 
 
+# ------------------------------------------------------------ strided slices
+def _i64_array(op: Operation, name: str) -> list[int]:
+    """Property ``name`` as Python ints, checked like MLIR's I64ArrayAttr constraint."""
+    attr = op.properties.get(name)
+    if attr is None:
+        raise VerifyException(f"requires attribute '{name}'")
+    if not isinstance(attr, ArrayAttr) or not all(
+            isinstance(x, IntegerAttr) and x.type == i64 for x in attr.data):
+        raise VerifyException(f"attribute '{name}' failed to satisfy constraint: 64-bit "
+                              f"integer array attribute")
+    return [x.value.data for x in attr.data]
+
+
+def _confined(name: str, values: list[int], lows, highs) -> None:
+    """MLIR's "expected NAME dimension i to be confined to [lo, hi)" check."""
+    for i, (v, lo, hi) in enumerate(zip(values, lows, highs, strict=False)):
+        if not lo <= v < hi:
+            raise VerifyException(f"expected {name} dimension {i} to be confined to "
+                                  f"[{lo}, {hi})")
+
+
+def _unit_strides(strides: list[int]) -> None:
+    if any(s != 1 for s in strides):
+        raise VerifyException("expected strides to be confined to [1, 2)")
+
+
+def _parse_props(parser: Parser, names: tuple[str, ...]) -> tuple[dict, dict]:
+    """The attribute dictionary of the custom form, split into (properties, attributes)."""
+    attrs = parser.parse_optional_attr_dict()
+    props = {n: attrs.pop(n) for n in names if n in attrs}
+    return props, attrs
+
+
+def _print_props(printer: Printer, op: Operation, names: tuple[str, ...]) -> None:
+    """` {offsets = [0, 2], ...}` as mlir-opt prints I64ArrayAttr (no `: i64`)."""
+    printer.print_string(" {")
+    first = True
+    for n in names:
+        attr = op.properties.get(n)
+        if attr is None:
+            continue
+        if not first:
+            printer.print_string(", ")
+        first = False
+        printer.print_string(f"{n} = ")
+        if isinstance(attr, ArrayAttr) and all(isinstance(x, IntegerAttr) and x.type == i64
+                                               for x in attr.data):
+            printer.print_string("[" + ", ".join(str(x.value.data) for x in attr.data) + "]")
+        else:
+            printer.print_attribute(attr)
+    for n, attr in op.attributes.items():
+        printer.print_string(f"{', ' if not first else ''}{n} = ")
+        first = False
+        printer.print_attribute(attr)
+    printer.print_string("}")
+
+
+def _parse_vector_type(parser: Parser) -> VectorType:
+    at = parser.pos
+    t = parser.parse_type()
+    if not isinstance(t, VectorType):
+        parser.raise_error(f"invalid kind of type specified: expected builtin.vector, but "
+                           f"found '{t}'", at, parser.pos)
+    return t
+
+
+_EXTRACT_PROPS = ("offsets", "sizes", "strides")
+_INSERT_PROPS = ("offsets", "strides")
+
+
+def _i64_array_attr(values) -> ArrayAttr:
+    return ArrayAttr([IntegerAttr(v, i64) for v in values])
+
+
+@irdl_op_definition
+class ExtractStridedSliceOp(IRDLOperation):
+    """`%r = vector.extract_strided_slice %v {offsets = [..], sizes = [..], strides = [..]}
+    : vector<4x8xf32> to vector<2x8xf32>`.
+
+    Takes `sizes[d]` elements from `offsets[d]` in each of the leading
+    dimensions the three arrays name (all of the same length, at most the
+    rank); the trailing dimensions are kept whole.  MLIR 22 accepts only unit
+    strides.
+    """
+
+    name = "vector.extract_strided_slice"
+    source = operand_def(VectorType)
+    offsets = opt_prop_def(ArrayAttr)
+    sizes = opt_prop_def(ArrayAttr)
+    strides = opt_prop_def(ArrayAttr)
+    result = result_def(VectorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, source: SSAValue | Operation, offsets, sizes, strides,
+                 result_type: VectorType):
+        super().__init__(operands=[source], result_types=[result_type],
+                         properties={"offsets": _i64_array_attr(offsets),
+                                     "sizes": _i64_array_attr(sizes),
+                                     "strides": _i64_array_attr(strides)})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ExtractStridedSliceOp:
+        u = parser.parse_unresolved_operand()
+        props, attrs = _parse_props(parser, _EXTRACT_PROPS)
+        parser.parse_punctuation(":")
+        src_t = _parse_vector_type(parser)
+        parser.parse_keyword("to")
+        res_t = _parse_vector_type(parser)
+        op = cls.create(operands=[parser.resolve_operand(u, src_t)], result_types=[res_t],
+                        properties=props, attributes=attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        _print_props(printer, self, _EXTRACT_PROPS)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        offsets, sizes, strides = (_i64_array(self, n) for n in _EXTRACT_PROPS)
+        src_t, res_t = self.source.type, self.result.type
+        if src_t.element_type != res_t.element_type:
+            raise VerifyException("failed to verify that operand and result have same "
+                                  "element type")
+        if not len(offsets) == len(sizes) == len(strides):
+            raise VerifyException("expected offsets, sizes and strides attributes of same size")
+        shape = list(src_t.get_shape())
+        for name, values in zip(_EXTRACT_PROPS, (offsets, sizes, strides), strict=True):
+            if len(values) > len(shape):
+                raise VerifyException(f"expected {name} attribute of rank no greater than "
+                                      f"vector rank")
+        _confined("offsets", offsets, [0] * len(shape), shape)
+        _confined("sizes", sizes, [1] * len(shape), [d + 1 for d in shape])
+        _unit_strides(strides)
+        _confined("sum(offsets, sizes)", [o + n for o, n in zip(offsets, sizes, strict=True)],
+                  [1] * len(shape), [d + 1 for d in shape])
+        want = VectorType(src_t.element_type, [*sizes, *shape[len(sizes):]],
+                          src_t.scalable_dims)
+        if res_t != want:
+            raise VerifyException(f"expected result type to be '{want}'")
+
+
+@irdl_op_definition
+class InsertStridedSliceOp(IRDLOperation):
+    """`%r = vector.insert_strided_slice %src, %dst {offsets = [..], strides = [..]}
+    : vector<2x4xf32> into vector<16x4x8xf32>`.
+
+    Writes `source` into `dest` with its element (i_1, ..., i_k) at
+    (offsets[0], ..., offsets[n-k-1], offsets[n-k] + i_1, ..., offsets[n-1] + i_k):
+    one offset per dimension of `dest`, one (unit) stride per dimension of
+    `source`.
+    """
+
+    name = "vector.insert_strided_slice"
+    source = operand_def(VectorType)
+    dest = operand_def(VectorType)
+    offsets = opt_prop_def(ArrayAttr)
+    strides = opt_prop_def(ArrayAttr)
+    result = result_def(VectorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, source: SSAValue | Operation, dest: SSAValue | Operation, offsets,
+                 strides):
+        dest_t = SSAValue.get(dest).type
+        super().__init__(operands=[source, dest], result_types=[dest_t],
+                         properties={"offsets": _i64_array_attr(offsets),
+                                     "strides": _i64_array_attr(strides)})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> InsertStridedSliceOp:
+        src = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        dst = parser.parse_unresolved_operand()
+        props, attrs = _parse_props(parser, _INSERT_PROPS)
+        parser.parse_punctuation(":")
+        src_t = _parse_vector_type(parser)
+        parser.parse_keyword("into")
+        dst_t = _parse_vector_type(parser)
+        return cls.create(operands=[parser.resolve_operand(src, src_t),
+                                    parser.resolve_operand(dst, dst_t)],
+                          result_types=[dst_t], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_string(", ")
+        printer.print_operand(self.dest)
+        _print_props(printer, self, _INSERT_PROPS)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" into ")
+        printer.print_attribute(self.dest.type)
+
+    def verify_(self) -> None:
+        offsets, strides = (_i64_array(self, n) for n in _INSERT_PROPS)
+        src_t, dst_t = self.source.type, self.dest.type
+        if src_t.element_type != self.result.type.element_type:
+            raise VerifyException("failed to verify that operand #0 and result have same "
+                                  "element type")
+        if self.result.type != dst_t:
+            raise VerifyException("failed to verify that all of {dest, result} have same type")
+        src_shape, dst_shape = list(src_t.get_shape()), list(dst_t.get_shape())
+        if len(offsets) != len(dst_shape):
+            raise VerifyException("expected offsets of same size as destination vector rank")
+        if len(strides) != len(src_shape):
+            raise VerifyException("expected strides of same size as source vector rank")
+        if len(src_shape) > len(dst_shape):
+            raise VerifyException("expected source rank to be no greater than destination "
+                                  "rank")
+        _confined("offsets", offsets, [0] * len(dst_shape), dst_shape)
+        _unit_strides(strides)
+        padded = [1] * (len(dst_shape) - len(src_shape)) + src_shape
+        _confined("sum(offsets, source vector shape)",
+                  [o + n for o, n in zip(offsets, padded, strict=True)],
+                  [1] * len(dst_shape), [d + 1 for d in dst_shape])
+
+
 _REPLACED = {_x.PrintOp: PrintOp}
 
 Vector = Dialect("vector", [*(_REPLACED.get(op, op) for op in _x.Vector.operations),
-                            FromElementsOp],
+                            FromElementsOp, ExtractStridedSliceOp, InsertStridedSliceOp],
                  [*_x.Vector.attributes, PunctuationAttr])
 
-__all__ = ["Vector", "FromElementsOp", "PrintOp", "Punctuation", "PunctuationAttr"]
+__all__ = ["Vector", "ExtractStridedSliceOp", "FromElementsOp", "InsertStridedSliceOp",
+           "PrintOp", "Punctuation", "PunctuationAttr"]
