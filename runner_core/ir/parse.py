@@ -129,6 +129,16 @@ def _record_upgrade(offset: int, old: str, new: str, kind: str) -> None:
         log.append(Upgrade(offset, old, new, kind))
 
 
+# Ops whose regions MLIR parses with no default dialect (they implement
+# OpAsmOpInterface without naming one): a bare op name inside them is never
+# looked up in the op's own dialect.  In 2021 such a name was a standard-dialect
+# op (the parser's `std.` fallback), e.g. `call` in an async.execute body or
+# `alloc` in a gpu.launch body; xDSL instead tries the enclosing op's dialect
+# first, which would make them today's async.call and gpu.alloc.
+_NO_DEFAULT_DIALECT = frozenset({"async.execute", "gpu.launch"})
+_OP_NAME = re.compile(r'"?([A-Za-z_][\w$.]*)')
+
+
 class _LocatingParser(Parser):
     """xDSL's parser, attaching a file:line:col location to every op it builds."""
 
@@ -152,6 +162,22 @@ class _LocatingParser(Parser):
                 new.location = user.location
                 user.parent.insert_op_before(new, user)
         self.hoisted.clear()
+
+    def _get_op_by_name(self, name: str):
+        stack = self._parser_state.dialect_stack
+        enclosing = self.op_starts[:-1]  # one dialect-stack entry each, after "builtin"
+        if "." in name or len(stack) != len(enclosing) + 1:
+            return super()._get_op_by_name(name)
+        keep = [stack[0]]
+        for dialect, at in zip(stack[1:], enclosing, strict=True):
+            m = _OP_NAME.match(self.source.text, at)
+            if m is None or m.group(1) not in _NO_DEFAULT_DIALECT:
+                keep.append(dialect)
+        if len(keep) == len(stack):
+            return super()._get_op_by_name(name)
+        if op_type := self.ctx.get_optional_op(name, dialect_stack=keep):
+            return op_type
+        self.raise_error(f"Operation {name} is not registered")
 
     def _parse_generic_operation(self, op_type):
         op = super()._parse_generic_operation(op_type)
