@@ -51,6 +51,7 @@ class MlirItem(pytest.Item):
         settings = self.state.settings
         self.parsed: script.ParsedTest | None = None
         self.problem: str | None = None  # lit would call the test UNRESOLVED
+        self.skip_location: tuple[str, int] | None = None  # see _skip
         self.lines: list[RunLine] = []
         self.local: LocalConfig = self.state.local_config(self, self.path.parent)
         self.test_dir, self.tmp_base = _tmp_paths(self.state, self.path)
@@ -111,7 +112,7 @@ class MlirItem(pytest.Item):
         self.user_properties.append(("gpurunner_kind",
                                      "integration" if self.kind.integration else "unit"))
         if self.local.unsupported:  # lit does not even parse such tests
-            pytest.skip("UNSUPPORTED: the directory's conftest marks its tests unsupported")
+            self._skip("UNSUPPORTED: the directory's conftest marks its tests unsupported")
         if self.problem is not None:
             raise MlirTestFailure(f"UNRESOLVED: {self.problem}")
 
@@ -122,7 +123,7 @@ class MlirItem(pytest.Item):
             raise MlirTestFailure(f"{self.path}: GPU test ({'; '.join(self.kind.reasons)}): "
                                   f"{decision.reason}")
         if decision.action == "skip":
-            pytest.skip(decision.reason)
+            self._skip(decision.reason)
 
         features = settings.features | self.local.features
         try:
@@ -135,10 +136,12 @@ class MlirItem(pytest.Item):
             if self.kind.gpu:
                 self.user_properties[-1] = ("gpurunner_gpu", "skipped")
             if missing:
-                pytest.skip("UNSUPPORTED: Test requires the following unavailable features: "
-                            + ", ".join(missing))
-            pytest.skip("UNSUPPORTED: Test does not support the following features "
-                        "and/or targets: " + ", ".join(excluded))
+                self._skip("UNSUPPORTED: Test requires the following unavailable features: "
+                           + ", ".join(missing),
+                           script.directive_line(self.parsed, "REQUIRES:", missing))
+            self._skip("UNSUPPORTED: Test does not support the following features "
+                       "and/or targets: " + ", ".join(excluded),
+                       script.directive_line(self.parsed, "UNSUPPORTED:", excluded))
 
         job = self._job(decision.backend)
         self.user_properties.append(("gpurunner_backend", decision.backend))
@@ -259,6 +262,17 @@ class MlirItem(pytest.Item):
         if isinstance(excinfo.value, MlirTestFailure):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
+
+    def _skip(self, reason: str, line: int | None = None) -> None:
+        """Skip, reported at ``line`` of the .mlir file (default: its first RUN line).
+
+        ``pytest.skip`` alone would report this module's own line; the plug-in's
+        ``pytest_runtest_makereport`` wrapper moves the report to ``skip_location``.
+        """
+        if line is None:
+            line = self.reportinfo()[1] + 1
+        self.skip_location = (str(self.path), line)
+        pytest.skip(reason)
 
     def reportinfo(self):
         first = self.parsed.run_lines[0][0] if self.parsed and self.parsed.run_lines else 1

@@ -154,6 +154,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         state.close()
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call):
+    """A .mlir test's skip is reported at the file and line that caused it."""
+    report = yield
+    where = getattr(item, "skip_location", None)
+    if where is not None and report.skipped and isinstance(report.longrepr, tuple):
+        report.longrepr = (where[0], where[1], report.longrepr[2])
+    return report
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     state = parent.config.stash.get(_STATE, None)
     if state is None or not file_path.name.endswith(state.settings.suffixes):

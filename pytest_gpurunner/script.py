@@ -111,6 +111,30 @@ def parse_file(path: str) -> ParsedTest:
     )
 
 
+def directive_line(test: ParsedTest, keyword: str, expressions: list[str]) -> int | None:
+    """1-based line of the ``keyword`` directive (``REQUIRES:``, ``UNSUPPORTED:``) that
+    lists the first of ``expressions``; else of the first such directive; else None.
+
+    lit returns a directive's values without their lines; a skip is reported at
+    the line that caused it, so the file is read again (only when a test skips).
+    """
+    try:
+        with open(test.path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return None
+    first = None
+    wanted = set(expressions[:1])
+    for number, line in enumerate(lines, start=1):
+        if keyword not in line:
+            continue
+        first = first or number
+        values = {v.strip() for v in line.split(keyword, 1)[1].split(",")}
+        if values & wanted:
+            return number
+    return first
+
+
 def might_be_test(data: bytes) -> bool:
     """Cheap pre-check with lit's own criterion: a ``RUN:`` keyword anywhere."""
     return b"RUN:" in data
