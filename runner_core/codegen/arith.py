@@ -130,40 +130,32 @@ def _splat_like(v: ir.Value, scalar: int) -> ir.Constant:
     return ir.Constant(t, scalar)
 
 
-@lowering("arith.ceildivsi")
-def _ceildivsi(ctx, op):
-    bld = ctx.builder
+def _rounded_sdiv(up: bool):
+    """arith.ceildivsi (`up`) / floordivsi: the truncated quotient moved one step up
+    (or down) when there is a remainder and the exact quotient is positive (negative),
+    i.e. the operands' signs agree (differ)."""
 
-    def f(a, c):
-        zero, one = _splat_like(a, 0), _splat_like(a, 1)
-        q = bld.sdiv(a, c)
-        r = bld.srem(a, c)
-        nonzero = bld.icmp_signed("!=", r, zero)
-        same_sign = bld.icmp_signed("==", bld.icmp_signed("<", a, zero),
+    def lower(ctx, op):
+        bld = ctx.builder
+
+        def f(a, c):
+            zero, one = _splat_like(a, 0), _splat_like(a, 1)
+            q = bld.sdiv(a, c)
+            r = bld.srem(a, c)
+            nonzero = bld.icmp_signed("!=", r, zero)
+            signs = bld.icmp_signed("==" if up else "!=", bld.icmp_signed("<", a, zero),
                                     bld.icmp_signed("<", c, zero))
-        adjust = bld.and_(nonzero, same_sign)
-        return bld.add(q, bld.select(adjust, one, zero))
+            adjust = bld.and_(nonzero, signs)
+            return (bld.add if up else bld.sub)(q, bld.select(adjust, one, zero))
 
-    a, c = ctx.get_all(op.operands)
-    ctx.set_results(op, [map_nd(bld, f, a, c)])
+        a, c = ctx.get_all(op.operands)
+        ctx.set_results(op, [map_nd(bld, f, a, c)])
+
+    return lower
 
 
-@lowering("arith.floordivsi")
-def _floordivsi(ctx, op):
-    bld = ctx.builder
-
-    def f(a, c):
-        zero, one = _splat_like(a, 0), _splat_like(a, 1)
-        q = bld.sdiv(a, c)
-        r = bld.srem(a, c)
-        nonzero = bld.icmp_signed("!=", r, zero)
-        diff_sign = bld.icmp_signed("!=", bld.icmp_signed("<", a, zero),
-                                    bld.icmp_signed("<", c, zero))
-        adjust = bld.and_(nonzero, diff_sign)
-        return bld.sub(q, bld.select(adjust, one, zero))
-
-    a, c = ctx.get_all(op.operands)
-    ctx.set_results(op, [map_nd(bld, f, a, c)])
+lowering("arith.ceildivsi")(_rounded_sdiv(up=True))
+lowering("arith.floordivsi")(_rounded_sdiv(up=False))
 
 
 @lowering("arith.ceildivui")
@@ -211,22 +203,21 @@ def fcmp(bld: ir.IRBuilder, pred: int, a, c):
     return bld.fcmp_ordered(name, a, c)
 
 
-@lowering("arith.cmpi")
-def _cmpi(ctx, op):
-    a, c = ctx.get_all(op.operands)
-    p = _predicate(op)
-    rt = ctx.convert(op.results[0].type)
-    ctx.set_results(op, [map_nd(ctx.builder, lambda x, y: icmp(ctx.builder, p, x, y), a, c,
-                                result_type=rt)])
+def _compare(cmp):
+    """arith.cmpi / cmpf through `cmp(builder, predicate, a, b)`, element by element."""
+
+    def lower(ctx, op):
+        a, c = ctx.get_all(op.operands)
+        p = _predicate(op)
+        rt = ctx.convert(op.results[0].type)
+        ctx.set_results(op, [map_nd(ctx.builder, lambda x, y: cmp(ctx.builder, p, x, y), a, c,
+                                    result_type=rt)])
+
+    return lower
 
 
-@lowering("arith.cmpf")
-def _cmpf(ctx, op):
-    a, c = ctx.get_all(op.operands)
-    p = _predicate(op)
-    rt = ctx.convert(op.results[0].type)
-    ctx.set_results(op, [map_nd(ctx.builder, lambda x, y: fcmp(ctx.builder, p, x, y), a, c,
-                                result_type=rt)])
+lowering("arith.cmpi")(_compare(icmp))
+lowering("arith.cmpf")(_compare(fcmp))
 
 
 @lowering("arith.select")

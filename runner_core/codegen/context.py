@@ -151,6 +151,15 @@ class LoweringContext:
             self.lower_op(op)
         return term
 
+    def lower_inline(self, block: Block, args: list | None = None) -> list:
+        """Lower the block of a single-block region in place, its arguments bound to
+        ``args``; return the lowered operands of its terminator (``[]`` without one)."""
+        if args is not None:
+            for a, v in zip(block.args, args, strict=True):
+                self.set(a, v)
+        term = self.lower_ops(block)
+        return self.get_all(term.operands) if term is not None else []
+
     def with_yield_handler(self, names: Iterable[str], handler: Callable[[Operation], None]):
         """Route terminators named ``names`` inside a nested CFG region to ``handler``."""
         ctx = self

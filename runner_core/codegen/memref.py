@@ -10,6 +10,8 @@ non-contiguous layouts calls ``memrefCopy`` from the C runner utilities.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
@@ -528,27 +530,39 @@ def atomic_update(ctx: LoweringContext, kind: str, ptr: ir.Value, val: ir.Value)
     llvm_op = _LLVM_RMW.get(kind)
     if llvm_op is not None:
         return bld.atomic_rmw(llvm_op, ptr, val, "acq_rel")
-    # mulf / muli: compare-and-swap loop.
-    t = val.type
-    is_float = not isinstance(t, ir.IntType)
-    it = ir.IntType(ctx.types.sizeof(t) * 8) if is_float else t
+    # mulf / muli: LLVM has no atomicrmw for them.
+    mul = bld.mul if isinstance(val.type, ir.IntType) else bld.fmul
+    return cas_loop(ctx, ptr, val.type, lambda old: mul(old, val), "rmw")
+
+
+def cas_loop(ctx: LoweringContext, ptr: ir.Value, t: ir.Type,
+             update: Callable[[ir.Value], ir.Value], name: str) -> ir.Value:
+    """Replace ``*ptr`` (of type ``t``) by ``update(current)`` atomically; returns the
+    value replaced.
+
+    A compare-and-swap loop, as upstream lowers such updates: compute the new value
+    from the one last seen, store it if the element still holds that value,
+    otherwise retry with what was there.  Floats are swapped as same-width integers
+    (LLVM's cmpxchg takes integers and pointers only).  ``update`` may add blocks.
+    """
+    bld = ctx.builder
+    is_int = isinstance(t, ir.IntType)
+    it = t if is_int else ir.IntType(ctx.types.sizeof(t) * 8)
     pre = bld.block
     init = bld.load(ptr, typ=t)
-    loop = ctx.new_block("rmw.loop")
-    done = ctx.new_block("rmw.done")
+    loop = ctx.new_block(f"{name}.loop")
+    done = ctx.new_block(f"{name}.done")
     bld.branch(loop)
     bld.position_at_end(loop)
-    old = bld.phi(t)
-    old.add_incoming(init, pre)
-    new = bld.fmul(old, val) if is_float else bld.mul(old, val)
-    old_i = bld.bitcast(old, it) if is_float else old
-    new_i = bld.bitcast(new, it) if is_float else new
-    pair = bld.cmpxchg(ptr, old_i, new_i, "acq_rel", "monotonic")
+    cur = bld.phi(t)
+    cur.add_incoming(init, pre)
+    new = update(cur)
+    as_int = (lambda v: v) if is_int else (lambda v: bld.bitcast(v, it))
+    pair = bld.cmpxchg(ptr, as_int(cur), as_int(new), "acq_rel", "monotonic")
     seen_i = bld.extract_value(pair, 0)
-    ok = bld.extract_value(pair, 1)
-    seen = bld.bitcast(seen_i, t) if is_float else seen_i
-    old.add_incoming(seen, loop)
-    bld.cbranch(ok, done, loop)
+    seen = seen_i if is_int else bld.bitcast(seen_i, t)
+    cur.add_incoming(seen, bld.block)
+    bld.cbranch(bld.extract_value(pair, 1), done, loop)
     bld.position_at_end(done)
     return seen
 
@@ -568,10 +582,8 @@ def _atomic_rmw(ctx, op):
 def _alloca_scope(ctx, op):
     bld = ctx.builder
     saved = ctx.intrinsic("llvm.stacksave", PTR, [], [PTR])
-    region = op.regions[0]
-    (block,) = region.blocks
-    term = ctx.lower_ops(block)
-    results = ctx.get_all(term.operands) if term is not None else []
+    (block,) = op.regions[0].blocks
+    results = ctx.lower_inline(block)
     ctx.intrinsic("llvm.stackrestore", ir.VoidType(), [saved], [PTR])
     ctx.set_results(op, results)
     del bld
@@ -598,32 +610,10 @@ def _transpose(ctx, op):
 # ------------------------------------------------------- generic_atomic_rmw
 @lowering("memref.generic_atomic_rmw")
 def _generic_atomic_rmw(ctx, op):
-    """A compare-and-swap loop around the body, as upstream lowers it: compute the new
-    value from the one last seen, store it if the element still holds that value,
-    otherwise retry with what was there.  Floats are swapped as same-width integers
-    (LLVM's cmpxchg takes integers and pointers only)."""
-    bld = ctx.builder
+    """The body, run on the element's current value, inside `cas_loop`."""
     ptr = element_ptr(ctx, op.operands[0], list(op.operands[1:]), op=op)
     t = ctx.types.element(op.operands[0].type)
-    is_int = isinstance(t, ir.IntType)
-    it = t if is_int else ir.IntType(ctx.types.sizeof(t) * 8)
     block = op.regions[0].blocks.first
-    pre = bld.block
-    init = bld.load(ptr, typ=t)
-    loop = ctx.new_block("generic_rmw.loop")
-    done = ctx.new_block("generic_rmw.done")
-    bld.branch(loop)
-    bld.position_at_end(loop)
-    cur = bld.phi(t)
-    cur.add_incoming(init, pre)
-    ctx.set(block.args[0], cur)
-    term = ctx.lower_ops(block)
-    new = ctx.get(term.operands[0])
-    as_int = (lambda v: v) if is_int else (lambda v: bld.bitcast(v, it))
-    pair = bld.cmpxchg(ptr, as_int(cur), as_int(new), "acq_rel", "monotonic")
-    seen_i = bld.extract_value(pair, 0)
-    seen = seen_i if is_int else bld.bitcast(seen_i, t)
-    cur.add_incoming(seen, bld.block)
-    bld.cbranch(bld.extract_value(pair, 1), done, loop)
-    bld.position_at_end(done)
+    seen = cas_loop(ctx, ptr, t, lambda cur: ctx.lower_inline(block, [cur])[0],
+                    "generic_rmw")
     ctx.set_results(op, [seen])

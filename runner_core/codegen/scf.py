@@ -60,20 +60,31 @@ def _for(ctx: LoweringContext, op) -> None:
     unsigned = _prop(op, "unsignedCmp") is not None
 
     def body(iv, iters):
-        for a, v in zip(block.args, [iv, *iters], strict=True):
-            ctx.set(a, v)
-        term = ctx.lower_ops(block)
-        return ctx.get_all(term.operands) if term is not None else []
+        return ctx.lower_inline(block, [iv, *iters])
 
     ctx.set_results(op, emit_loop(ctx, lb, ub, step, inits, body, unsigned=unsigned,
                                   name="for"))
 
 
-def _lower_single_block_region(ctx: LoweringContext, region) -> list[ir.Value]:
-    """Lower a one-block region inline; return the yielded values."""
+def _lower_arm(ctx: LoweringContext, region, merge: ir.Block,
+               incoming: list[tuple[list[ir.Value], ir.Block]]) -> None:
+    """One arm of a branch: lower it, note its values and last block, continue at `merge`."""
     (block,) = region.blocks
-    term = ctx.lower_ops(block)
-    return ctx.get_all(term.operands) if term is not None else []
+    vals = ctx.lower_inline(block)
+    incoming.append((vals, ctx.builder.block))
+    ctx.builder.branch(merge)
+
+
+def _set_merged_results(ctx: LoweringContext, op,
+                        incoming: list[tuple[list[ir.Value], ir.Block]]) -> None:
+    """`op`'s results as phis over the values each arm (or yield) brought to the merge block."""
+    results = []
+    for i, r in enumerate(op.results):
+        phi = ctx.builder.phi(ctx.convert(r.type))
+        for vals, blk in incoming:
+            phi.add_incoming(vals[i], blk)
+        results.append(phi)
+    ctx.set_results(op, results)
 
 
 @lowering("scf.if")
@@ -85,24 +96,14 @@ def _if(ctx: LoweringContext, op) -> None:
     has_else = bool(op.false_region.blocks)
     else_b = ctx.new_block("if.else") if has_else else merge
     bld.cbranch(cond, then_b, else_b)
-    incoming = []
+    incoming: list[tuple[list[ir.Value], ir.Block]] = []
     bld.position_at_end(then_b)
-    vals = _lower_single_block_region(ctx, op.true_region)
-    incoming.append((vals, bld.block))
-    bld.branch(merge)
+    _lower_arm(ctx, op.true_region, merge, incoming)
     if has_else:
         bld.position_at_end(else_b)
-        vals = _lower_single_block_region(ctx, op.false_region)
-        incoming.append((vals, bld.block))
-        bld.branch(merge)
+        _lower_arm(ctx, op.false_region, merge, incoming)
     bld.position_at_end(merge)
-    results = []
-    for i, r in enumerate(op.results):
-        phi = bld.phi(ctx.convert(r.type))
-        for vals, blk in incoming:
-            phi.add_incoming(vals[i], blk)
-        results.append(phi)
-    ctx.set_results(op, results)
+    _set_merged_results(ctx, op, incoming)
 
 
 @lowering("scf.while")
@@ -153,13 +154,7 @@ def _execute_region(ctx: LoweringContext, op) -> None:
     with ctx.with_yield_handler({"scf.yield"}, on_yield):
         ctx.lower_region_cfg(region, [])
     bld.position_at_end(cont)
-    results = []
-    for i, r in enumerate(op.results):
-        phi = bld.phi(ctx.convert(r.type))
-        for vals, blk in incoming:
-            phi.add_incoming(vals[i], blk)
-        results.append(phi)
-    ctx.set_results(op, results)
+    _set_merged_results(ctx, op, incoming)
 
 
 @lowering("scf.index_switch")
@@ -170,27 +165,17 @@ def _index_switch(ctx: LoweringContext, op) -> None:
     default_b = ctx.new_block("switch.default")
     merge = ctx.new_block("switch.end")
     sw = bld.switch(arg, default_b)
-    incoming = []
+    incoming: list[tuple[list[ir.Value], ir.Block]] = []
     case_regions = list(op.case_regions)
     for value, region in zip(cases, case_regions, strict=True):
         blk = ctx.new_block(f"switch.case{value}")
         sw.add_case(ir.Constant(arg.type, value), blk)
         bld.position_at_end(blk)
-        vals = _lower_single_block_region(ctx, region)
-        incoming.append((vals, bld.block))
-        bld.branch(merge)
+        _lower_arm(ctx, region, merge, incoming)
     bld.position_at_end(default_b)
-    vals = _lower_single_block_region(ctx, op.default_region)
-    incoming.append((vals, bld.block))
-    bld.branch(merge)
+    _lower_arm(ctx, op.default_region, merge, incoming)
     bld.position_at_end(merge)
-    results = []
-    for i, r in enumerate(op.results):
-        phi = bld.phi(ctx.convert(r.type))
-        for vals, blk in incoming:
-            phi.add_incoming(vals[i], blk)
-        results.append(phi)
-    ctx.set_results(op, results)
+    _set_merged_results(ctx, op, incoming)
 
 
 @lowering("scf.parallel")
