@@ -168,20 +168,6 @@ def _call_indirect(ctx: LoweringContext, op) -> None:
     for v, t in zip(ctx.get_all(args), ftype.inputs.data, strict=True):
         expanded += abi.explode(ctx.builder, v, t)
     fptr = ctx.get(callee)
-    res = ctx.builder.call(_Callee(fptr, fnty), expanded)
+    res = ctx.builder.call(abi.IndirectCallee(fptr, fnty), expanded)
     ctx.set_results(op, abi.unpack_results(ctx.builder, res, len(ftype.outputs.data)))
 
-
-class _Callee:
-    """An indirect callee for llvmlite's builder.call (pointer plus function type)."""
-
-    def __init__(self, ptr, fnty):
-        self._ptr = ptr
-        self.function_type = fnty
-        self.type = PTR
-
-    def get_reference(self):
-        return self._ptr.get_reference()
-
-    def __getattr__(self, item):
-        return getattr(self._ptr, item)

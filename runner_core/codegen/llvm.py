@@ -414,9 +414,9 @@ def _call(ctx, op):
         else:
             ret = ctx.convert(op.results[0].type) if op.results else VOID
             fnty = ir.FunctionType(ret, [a.type for a in rest])
-        from .func import _Callee
+        from .abi import IndirectCallee
 
-        res = ctx.builder.call(_Callee(fptr, fnty), rest)
+        res = ctx.builder.call(IndirectCallee(fptr, fnty), rest)
         ctx.set_results(op, [res] if op.results else [])
         return
     name = callee.string_value() if hasattr(callee, "string_value") else str(callee).lstrip("@")

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 
 import llvmlite.ir as ir
 
+from runner_core.codegen.abi import IndirectCallee
 from runner_core.runtime.cstdio import libc
 
 from . import layout as L
@@ -110,6 +111,24 @@ class _B:
 
     def c(self, v, ty=I64) -> ir.Constant:
         return ir.Constant(ty, v)
+
+    def count_loop(self, names: tuple[str, ...], start, end, body, pred: str = "<") -> None:
+        """``for (i = start; i <pred> end; ++i) body(i, *extra)`` (unsigned compare) over
+        blocks named ``names``: header, body, any extra blocks the body branches
+        between (handed to ``body``), exit.  ``i`` steps in the block the body ends
+        in; the builder is left in the exit block."""
+        entry = self.b.block
+        head, first, *extra, done = (self.block(x) for x in names)
+        self.b.branch(head)
+        self.at(head)
+        i = self.b.phi(I64)
+        i.add_incoming(start, entry)
+        self.b.cbranch(self.b.icmp_unsigned(pred, i, end), first, done)
+        self.at(first)
+        body(i, *extra)
+        i.add_incoming(self.b.add(i, self.c(1)), self.b.block)
+        self.b.branch(head)
+        self.at(done)
 
     def opaque(self, p) -> ir.Value:
         """A typed llvmlite pointer (alloca, global) as an opaque ``ptr``."""
@@ -261,21 +280,14 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     (sched,) = release_block.args
     n = h.ld(sched, L.S_N)
     fibers = h.ld(sched, L.S_FIBERS, PTR)
-    entry = h.b.block
-    loop, body, done = h.block("loop"), h.block("body"), h.block("done")
-    h.b.branch(loop)
-    h.at(loop)
-    i = h.b.phi(I64)
-    i.add_incoming(h.c(0), entry)
-    h.b.cbranch(h.b.icmp_unsigned("<", i, n), body, done)
-    h.at(body)
-    fp = h.elem(fibers, i, L.FIBER_SLOTS)
-    st = h.ld(fp, L.F_STATE)
-    waiting = h.b.icmp_unsigned("==", st, h.c(L.WAIT_BLOCK))
-    h.st(h.b.select(waiting, h.c(L.READY), st), fp, L.F_STATE)
-    i.add_incoming(h.b.add(i, h.c(1)), body)
-    h.b.branch(loop)
-    h.at(done)
+
+    def ready_if_waiting(i):
+        fp = h.elem(fibers, i, L.FIBER_SLOTS)
+        st = h.ld(fp, L.F_STATE)
+        waiting = h.b.icmp_unsigned("==", st, h.c(L.WAIT_BLOCK))
+        h.st(h.b.select(waiting, h.c(L.READY), st), fp, L.F_STATE)
+
+    h.count_loop(("loop", "body", "done"), h.c(0), n, ready_if_waiting)
     h.st(h.c(0), sched, L.S_ARRIVED)
     h.b.ret_void()
 
@@ -317,32 +329,24 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     mode_v = h.b.trunc(h.ld(warp, h.b.add(wv, h.c(L.WP_MODE))), I32)
     width = h.b.trunc(wv, I32)
     base = h.b.mul(w, h.c(L.WARP_SIZE))
-    entry = h.b.block
-    loop, body, wake, nextl, done = (h.block(x) for x in ("loop", "body", "wake", "next",
-                                                          "done"))
-    h.b.branch(loop)
-    h.at(loop)
-    lane_i = h.b.phi(I64)
-    lane_i.add_incoming(h.c(0), entry)
-    h.b.cbranch(h.b.icmp_unsigned("<", lane_i, h.c(L.WARP_SIZE)), body, done)
-    h.at(body)
-    member = h.b.and_(h.b.lshr(arrived, lane_i), h.c(1))
-    h.b.cbranch(h.b.icmp_unsigned("!=", member, h.c(0)), wake, nextl)
-    h.at(wake)
-    fp = fiber_at(h, sched, h.b.add(base, lane_i))
-    lane32 = h.b.trunc(lane_i, I32)
-    off = h.b.trunc(h.ld(warp, h.b.add(lane_i, h.c(L.WP_OFFSETS))), I32)
-    src = h.b.call(shuffle_source, [lane32, mode_v, off, width])
-    j = h.b.zext(h.b.extract_value(src, 0), I64)
-    ok = h.b.extract_value(src, 1)
-    h.st(h.ld(warp, h.b.add(j, h.c(L.WP_VALUES))), fp, L.F_RESULT)
-    h.st(h.b.zext(ok, I64), fp, L.F_VALID)
-    h.st(h.c(L.READY), fp, L.F_STATE)
-    h.b.branch(nextl)
-    h.at(nextl)
-    lane_i.add_incoming(h.b.add(lane_i, h.c(1)), nextl)
-    h.b.branch(loop)
-    h.at(done)
+
+    def wake_lane(lane_i, wake, nextl):
+        member = h.b.and_(h.b.lshr(arrived, lane_i), h.c(1))
+        h.b.cbranch(h.b.icmp_unsigned("!=", member, h.c(0)), wake, nextl)
+        h.at(wake)
+        fp = fiber_at(h, sched, h.b.add(base, lane_i))
+        lane32 = h.b.trunc(lane_i, I32)
+        off = h.b.trunc(h.ld(warp, h.b.add(lane_i, h.c(L.WP_OFFSETS))), I32)
+        src = h.b.call(shuffle_source, [lane32, mode_v, off, width])
+        j = h.b.zext(h.b.extract_value(src, 0), I64)
+        ok = h.b.extract_value(src, 1)
+        h.st(h.ld(warp, h.b.add(j, h.c(L.WP_VALUES))), fp, L.F_RESULT)
+        h.st(h.b.zext(ok, I64), fp, L.F_VALID)
+        h.st(h.c(L.READY), fp, L.F_STATE)
+        h.b.branch(nextl)
+        h.at(nextl)
+
+    h.count_loop(("loop", "body", "wake", "next", "done"), h.c(0), h.c(L.WARP_SIZE), wake_lane)
     h.st(h.c(0), warp, arrived_slot)
     h.b.ret_void()
 
@@ -353,27 +357,20 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     sched, w = settle_warp.args
     warp = warp_at(h, sched, w)
     live = h.ld(warp, L.WP_MASK)
-    entry = h.b.block
-    loop, body, rel, nextw, done = (h.block(x) for x in ("loop", "body", "release", "next",
-                                                         "done"))
-    h.b.branch(loop)
-    h.at(loop)
-    wv = h.b.phi(I64)
-    wv.add_incoming(h.c(1), entry)
-    h.b.cbranch(h.b.icmp_unsigned("<=", wv, h.c(L.WARP_SIZE)), body, done)
-    h.at(body)
-    arrived = h.ld(warp, h.b.add(wv, h.c(L.WP_ARRIVED)))
-    want = h.b.and_(live, h.b.call(low_mask, [wv]))
-    complete = h.b.and_(h.b.icmp_unsigned("!=", arrived, h.c(0)),
-                        h.b.icmp_unsigned("==", arrived, want))
-    h.b.cbranch(complete, rel, nextw)
-    h.at(rel)
-    h.b.call(release_warp, [sched, w, wv])
-    h.b.branch(nextw)
-    h.at(nextw)
-    wv.add_incoming(h.b.add(wv, h.c(1)), nextw)
-    h.b.branch(loop)
-    h.at(done)
+
+    def release_if_complete(wv, rel, nextw):
+        arrived = h.ld(warp, h.b.add(wv, h.c(L.WP_ARRIVED)))
+        want = h.b.and_(live, h.b.call(low_mask, [wv]))
+        complete = h.b.and_(h.b.icmp_unsigned("!=", arrived, h.c(0)),
+                            h.b.icmp_unsigned("==", arrived, want))
+        h.b.cbranch(complete, rel, nextw)
+        h.at(rel)
+        h.b.call(release_warp, [sched, w, wv])
+        h.b.branch(nextw)
+        h.at(nextw)
+
+    h.count_loop(("loop", "body", "release", "next", "done"), h.c(1), h.c(L.WARP_SIZE),
+                 release_if_complete, pred="<=")
     h.b.ret_void()
 
     # --------------------------------------------------------------- barrier
@@ -445,7 +442,7 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     kdesc = h.ld(blk, L.B_KDESC, PTR)
     thread_fn = h.ld(kdesc, L.K_THREAD_FN, PTR)
     tfnty = ir.FunctionType(VOID, [PTR, I64, I64, I64, PTR])
-    h.b.call(_Callee(thread_fn, tfnty),
+    h.b.call(IndirectCallee(thread_fn, tfnty),
              [blk, h.ld(fp, L.F_TID), h.ld(fp, L.F_TID + 1), h.ld(fp, L.F_TID + 2),
               h.ld(blk, L.B_PARAMS, PTR)])
     # The thread returned: it no longer takes part in barriers or warp rounds.
@@ -497,66 +494,54 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     h.st(warps, sched, L.S_WARPS)
     h.st(blk, sched, L.S_BLOCK)
     h.st(sched, blk, L.B_SCHED)
-    entry = h.b.block
-    floop, fbody, fdone = h.block("fibers"), h.block("fiber"), h.block("fibers_done")
-    h.b.branch(floop)
-    h.at(floop)
-    i = h.b.phi(I64)
-    i.add_incoming(h.c(0), entry)
-    h.b.cbranch(h.b.icmp_unsigned("<", i, n), fbody, fdone)
-    h.at(fbody)
-    fp = h.elem(fibers, i, L.FIBER_SLOTS)
-    h.st(h.c(L.READY), fp, L.F_STATE)
-    h.st(h.b.urem(i, bx), fp, L.F_TID)
-    h.st(h.b.urem(h.b.udiv(i, bx), by), fp, L.F_TID + 1)
-    h.st(h.b.udiv(i, h.b.mul(bx, by)), fp, L.F_TID + 2)
-    h.st(i, fp, L.F_LINEAR)
-    h.st(blk, fp, L.F_BLOCK)
-    lo = h.b.gep(stacks, [h.b.add(h.b.mul(i, h.c(stride)), h.c(PAGE))], source_etype=I8)
-    h.st(lo, fp, L.F_STACK)
-    top = h.b.gep(lo, [h.c(stack)], source_etype=I8)
-    if mode == "asm":
-        # Initial frame, as gpurunner_fiber_switch leaves one: fp control, r15..r12,
-        # rbx, rbp, return address.  r12 = the fiber, rbx = fiber_main.
-        sp = h.b.gep(top, [h.c(-64)], source_etype=I8)
-        words = [h.c(FP_CONTROL_DEFAULT), h.c(0), h.c(0), h.c(0), h.b.ptrtoint(fp, I64),
-                 h.b.ptrtoint(fiber_main, I64), h.c(0), h.b.ptrtoint(start, I64)]
-        for k_, wv in enumerate(words):
-            h.st(wv, sp, k_)
-        h.st(h.b.ptrtoint(sp, I64), fp, L.F_CTX)
-    else:
-        uctx = h.ld(worker, L.W_UCTX, PTR)
-        uc = h.b.gep(uctx, [h.b.mul(h.b.add(i, h.c(1)), h.c(UCONTEXT_BYTES))], source_etype=I8)
-        h.b.call(getcontext, [uc])
-        h.b.store(ir.Constant(PTR, None), h.b.gep(uc, [h.c(UC_LINK)], source_etype=I8))
-        h.b.store(lo, h.b.gep(uc, [h.c(UC_STACK_SP)], source_etype=I8))
-        h.b.store(h.c(stack), h.b.gep(uc, [h.c(UC_STACK_SIZE)], source_etype=I8))
-        h.b.call(makecontext, [uc, uc_entry, h.c(1, I32), h.b.ptrtoint(fp, I64)])
-        h.st(uc, fp, L.F_CTX)
-    i.add_incoming(h.b.add(i, h.c(1)), fbody)
-    h.b.branch(floop)
-    h.at(fdone)
+
+    def init_fiber(i):
+        fp = h.elem(fibers, i, L.FIBER_SLOTS)
+        h.st(h.c(L.READY), fp, L.F_STATE)
+        h.st(h.b.urem(i, bx), fp, L.F_TID)
+        h.st(h.b.urem(h.b.udiv(i, bx), by), fp, L.F_TID + 1)
+        h.st(h.b.udiv(i, h.b.mul(bx, by)), fp, L.F_TID + 2)
+        h.st(i, fp, L.F_LINEAR)
+        h.st(blk, fp, L.F_BLOCK)
+        lo = h.b.gep(stacks, [h.b.add(h.b.mul(i, h.c(stride)), h.c(PAGE))], source_etype=I8)
+        h.st(lo, fp, L.F_STACK)
+        top = h.b.gep(lo, [h.c(stack)], source_etype=I8)
+        if mode == "asm":
+            # Initial frame, as gpurunner_fiber_switch leaves one: fp control, r15..r12,
+            # rbx, rbp, return address.  r12 = the fiber, rbx = fiber_main.
+            sp = h.b.gep(top, [h.c(-64)], source_etype=I8)
+            words = [h.c(FP_CONTROL_DEFAULT), h.c(0), h.c(0), h.c(0), h.b.ptrtoint(fp, I64),
+                     h.b.ptrtoint(fiber_main, I64), h.c(0), h.b.ptrtoint(start, I64)]
+            for k_, wv in enumerate(words):
+                h.st(wv, sp, k_)
+            h.st(h.b.ptrtoint(sp, I64), fp, L.F_CTX)
+        else:
+            uctx = h.ld(worker, L.W_UCTX, PTR)
+            uc = h.b.gep(uctx, [h.b.mul(h.b.add(i, h.c(1)), h.c(UCONTEXT_BYTES))],
+                         source_etype=I8)
+            h.b.call(getcontext, [uc])
+            h.b.store(ir.Constant(PTR, None), h.b.gep(uc, [h.c(UC_LINK)], source_etype=I8))
+            h.b.store(lo, h.b.gep(uc, [h.c(UC_STACK_SP)], source_etype=I8))
+            h.b.store(h.c(stack), h.b.gep(uc, [h.c(UC_STACK_SIZE)], source_etype=I8))
+            h.b.call(makecontext, [uc, uc_entry, h.c(1, I32), h.b.ptrtoint(fp, I64)])
+            h.st(uc, fp, L.F_CTX)
+
+    h.count_loop(("fibers", "fiber", "fibers_done"), h.c(0), n, init_fiber)
     if mode == "ucontext":
         h.st(h.ld(worker, L.W_UCTX, PTR), sched, L.S_CTX)
-    entry = h.b.block
-    wloop, wbody, wdone = h.block("warps"), h.block("warp"), h.block("warps_done")
-    h.b.branch(wloop)
-    h.at(wloop)
-    w = h.b.phi(I64)
-    w.add_incoming(h.c(0), entry)
-    h.b.cbranch(h.b.icmp_unsigned("<", w, nwarps), wbody, wdone)
-    h.at(wbody)
-    wp = h.elem(warps, w, L.WARP_SLOTS)
-    lanes = h.b.sub(n, h.b.mul(w, h.c(L.WARP_SIZE)))
-    lanes = h.b.select(h.b.icmp_unsigned(">", lanes, h.c(L.WARP_SIZE)), h.c(L.WARP_SIZE), lanes)
-    full = h.b.icmp_unsigned("==", lanes, h.c(L.WARP_SIZE))
-    h.st(h.b.select(full, h.c(0xFFFFFFFF), h.b.sub(h.b.shl(h.c(1), lanes), h.c(1))), wp,
-         L.WP_MASK)
-    for k_ in range(L.WARP_SIZE + 1):
-        h.st(h.c(0), wp, L.WP_ARRIVED + k_)
-    w.add_incoming(h.b.add(w, h.c(1)), wbody)
-    h.b.branch(wloop)
-    h.at(wdone)
+
+    def init_warp(w):
+        wp = h.elem(warps, w, L.WARP_SLOTS)
+        lanes = h.b.sub(n, h.b.mul(w, h.c(L.WARP_SIZE)))
+        lanes = h.b.select(h.b.icmp_unsigned(">", lanes, h.c(L.WARP_SIZE)), h.c(L.WARP_SIZE),
+                           lanes)
+        full = h.b.icmp_unsigned("==", lanes, h.c(L.WARP_SIZE))
+        h.st(h.b.select(full, h.c(0xFFFFFFFF), h.b.sub(h.b.shl(h.c(1), lanes), h.c(1))), wp,
+             L.WP_MASK)
+        for k_ in range(L.WARP_SIZE + 1):
+            h.st(h.c(0), wp, L.WP_ARRIVED + k_)
+
+    h.count_loop(("warps", "warp", "warps_done"), h.c(0), nwarps, init_warp)
     f0 = h.elem(fibers, 0, L.FIBER_SLOTS)
     for d in range(3):
         h.st(h.ld(f0, L.F_TID + d), blk, L.B_CUR_TID + d)
@@ -605,19 +590,12 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
                           h.c(0x02 | 0x20 | 0x4000, I32), h.c(-1, I32), h.c(0)])
     h.st(mem, worker, L.W_STACKS)
     h.st(length, worker, L.W_STACKS_LEN)
-    entry = h.b.block
-    gloop, gbody, gdone = h.block("guards"), h.block("guard"), h.block("guards_done")
-    h.b.branch(gloop)
-    h.at(gloop)
-    gi = h.b.phi(I64)
-    gi.add_incoming(h.c(0), entry)
-    h.b.cbranch(h.b.icmp_unsigned("<", gi, n), gbody, gdone)
-    h.at(gbody)
-    h.b.call(mprotect, [h.b.gep(mem, [h.b.mul(gi, h.c(stride))], source_etype=I8), h.c(PAGE),
-                        h.c(0, I32)])
-    gi.add_incoming(h.b.add(gi, h.c(1)), gbody)
-    h.b.branch(gloop)
-    h.at(gdone)
+
+    def guard_page(gi):
+        h.b.call(mprotect, [h.b.gep(mem, [h.b.mul(gi, h.c(stride))], source_etype=I8),
+                            h.c(PAGE), h.c(0, I32)])
+
+    h.count_loop(("guards", "guard", "guards_done"), h.c(0), n, guard_page)
     if mode == "ucontext":
         h.st(h.b.call(malloc, [h.b.mul(h.b.add(n, h.c(1)), h.c(UCONTEXT_BYTES))]), worker,
              L.W_UCTX)
@@ -664,7 +642,7 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     h.b.cbranch(needs, slow, fast)
     h.at(fast)
     bfnty = ir.FunctionType(VOID, [PTR, PTR])
-    h.b.call(_Callee(h.ld(kdesc, L.K_BLOCK_FN, PTR), bfnty), [blk, h.ld(blk, L.B_PARAMS, PTR)])
+    h.b.call(IndirectCallee(h.ld(kdesc, L.K_BLOCK_FN, PTR), bfnty), [blk, h.ld(blk, L.B_PARAMS, PTR)])
     h.b.branch(after_one)
     h.at(slow)
     status = h.b.call(run_fibers, [worker, blk])
@@ -729,21 +707,6 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
 
     del munmap, free
     return str(m)
-
-
-class _Callee:
-    """An indirect call target for llvmlite's IRBuilder.call (pointer + function type)."""
-
-    def __init__(self, ptr, fnty):
-        self._ptr = ptr
-        self.function_type = fnty
-        self.type = PTR
-
-    def get_reference(self):
-        return self._ptr.get_reference()
-
-    def __getattr__(self, item):
-        return getattr(self._ptr, item)
 
 
 @dataclass
