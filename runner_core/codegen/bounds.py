@@ -126,8 +126,7 @@ def check_access(ctx, op, desc: md.Descriptor, indices: list[ir.Value]) -> None:
         text = f"{what} index out of bounds: index [{_list(rank)}], shape [{_list(rank)}] " \
                f"({_t(desc.type)})"
         values = idx + sizes
-    with bld.if_then(bld.not_(ok), likely=False):
-        _fail(ctx, op, text, values)
+    _fail_unless(ctx, op, ok, text, values)
 
 
 def check_subview(ctx, op, desc: md.Descriptor, offsets, sizes, strides) -> None:
@@ -156,8 +155,7 @@ def check_subview(ctx, op, desc: md.Descriptor, offsets, sizes, strides) -> None
     r = desc.rank
     text = (f"'{op.name}' out of bounds: offsets [{_list(r)}], sizes [{_list(r)}], strides "
             f"[{_list(r)}] reach index [{_list(r)}], source shape [{_list(r)}] ({_t(desc.type)})")
-    with bld.if_then(bld.not_(ok), likely=False):
-        _fail(ctx, op, text, offsets + sizes + strides + lasts + src)
+    _fail_unless(ctx, op, ok, text, offsets + sizes + strides + lasts + src)
 
 
 def check_copy(ctx, op, src: md.Descriptor, dst: md.Descriptor) -> None:
@@ -174,8 +172,7 @@ def check_copy(ctx, op, src: md.Descriptor, dst: md.Descriptor) -> None:
     r = src.rank
     text = (f"'{op.name}' shape mismatch: source shape [{_list(r)}] ({_t(src.type)}), target "
             f"shape [{_list(r)}] ({_t(dst.type)})")
-    with bld.if_then(bld.not_(ok), likely=False):
-        _fail(ctx, op, text, a + c)
+    _fail_unless(ctx, op, ok, text, a + c)
 
 
 # ------------------------------------------------------------------ helpers
@@ -203,8 +200,14 @@ def _check_masked(ctx, op, desc, idx, sizes) -> None:
     at = idx[:-1] + [bld.add(idx[-1], bad_lane)]
     text = (f"'{op.name}' index out of bounds: lane %lld of {_t(_vector_type(op))} at index "
             f"[{_list(rank)}], shape [{_list(rank)}] ({_t(desc.type)})")
-    with bld.if_then(bld.not_(ok), likely=False):
-        _fail(ctx, op, text, [bad_lane] + at + sizes)
+    _fail_unless(ctx, op, ok, text, [bad_lane] + at + sizes)
+
+
+def _fail_unless(ctx, op, ok: ir.Value, text: str, values: list[ir.Value]) -> None:
+    """Where ``ok`` is false at run time: report ``text`` (a printf format whose
+    ``%lld``s take ``values``) and stop."""
+    with ctx.builder.if_then(ctx.builder.not_(ok), likely=False):
+        _fail(ctx, op, text, values)
 
 
 def _fail(ctx, op, text: str, values: list[ir.Value]) -> None:

@@ -144,7 +144,7 @@ def _dealloc(ctx, op):
     bld = ctx.builder
     if isinstance(m.type, b.UnrankedMemRefType):
         _, dptr = md.unranked_fields(bld, ctx.get(m))
-        allocated = bld.load(dptr, typ=PTR)
+        allocated = md.unranked_pointer(bld, dptr, aligned=False)
     else:
         allocated = desc(ctx, m).allocated()
         if allocated.type != PTR:
@@ -264,6 +264,16 @@ def _memory_space_cast(ctx, op):
 
 
 # -------------------------------------------------------------------- views
+def _set_view(ctx, op, d: md.Descriptor, sizes: list, strides: list, *,
+              aligned: ir.Value | None = None, offset: ir.Value | None = None) -> None:
+    """``op``'s result: a descriptor over ``d``'s buffer (its aligned pointer and offset
+    unless given) with the given sizes and strides."""
+    st = ctx.convert(op.results[0].type)
+    ctx.set_results(op, [md.build(ctx.builder, st, d.allocated(),
+                                  d.aligned() if aligned is None else aligned,
+                                  d.offset() if offset is None else offset, sizes, strides)])
+
+
 @lowering("memref.subview")
 def _subview(ctx, op):
     src = op.source
@@ -280,11 +290,7 @@ def _subview(ctx, op):
     rtype = op.results[0].type
     keep = _kept_dims(list(src.type.get_shape()), _ints(_prop(op, "static_sizes")),
                       list(rtype.get_shape()))
-    out_sizes = [sizes[i] for i in keep]
-    out_strides = [strides[i] for i in keep]
-    st = ctx.convert(rtype)
-    ctx.set_results(op, [md.build(bld, st, d.allocated(), d.aligned(), off, out_sizes,
-                                  out_strides)])
+    _set_view(ctx, op, d, [sizes[i] for i in keep], [strides[i] for i in keep], offset=off)
 
 
 def _kept_dims(src_shape: list[int], static_sizes: list[int], res_shape: list[int]) -> list[int]:
@@ -314,8 +320,8 @@ def _reinterpret_cast(ctx, op):
     v = ctx.get(src)
     if isinstance(src.type, b.UnrankedMemRefType):
         _, dptr = md.unranked_fields(bld, v)
-        allocated = bld.load(dptr, typ=PTR)
-        aligned = bld.load(bld.gep(dptr, [ir.Constant(I64, 1)], source_etype=PTR), typ=PTR)
+        allocated = md.unranked_pointer(bld, dptr, aligned=False)
+        aligned = md.unranked_pointer(bld, dptr, aligned=True)
     else:
         d = md.Descriptor(bld, v, src.type)
         allocated, aligned = d.allocated(), d.aligned()
@@ -335,10 +341,8 @@ def _view(ctx, op):
     shift = ctx.get(op.byte_shift)
     aligned = bld.gep(d.aligned(), [shift], source_etype=I8)
     sizes = _shape_sizes(ctx, rtype, ctx.get_all(op.sizes))
-    strides = _row_major_strides(bld, sizes)
-    st = ctx.convert(rtype)
-    ctx.set_results(op, [md.build(bld, st, d.allocated(), aligned, ir.Constant(I64, 0), sizes,
-                                  strides)])
+    _set_view(ctx, op, d, sizes, _row_major_strides(bld, sizes), aligned=aligned,
+              offset=ir.Constant(I64, 0))
 
 
 def _reassociation(op) -> list[list[int]]:
@@ -351,16 +355,12 @@ def _collapse_shape(ctx, op):
     src = op.src
     bld = ctx.builder
     d = desc(ctx, src)
-    groups = _reassociation(op)
-    rtype = op.results[0].type
     sizes, strides = [], []
-    for grp in groups:
+    for grp in _reassociation(op):
         sizes.append(_product(bld, [d.size(i) for i in grp]))
         # The innermost dim of a group that is not a unit dim carries the stride.
         strides.append(d.stride(grp[-1]))
-    st = ctx.convert(rtype)
-    ctx.set_results(op, [md.build(bld, st, d.allocated(), d.aligned(), d.offset(), sizes,
-                                  strides)])
+    _set_view(ctx, op, d, sizes, strides)
 
 
 @lowering("memref.expand_shape")
@@ -378,9 +378,7 @@ def _expand_shape(ctx, op):
         for i in reversed(grp):
             strides[i] = acc
             acc = _mul(bld, acc, out_sizes[i])
-    st = ctx.convert(rtype)
-    ctx.set_results(op, [md.build(bld, st, d.allocated(), d.aligned(), d.offset(), out_sizes,
-                                  strides)])
+    _set_view(ctx, op, d, out_sizes, strides)
 
 
 @lowering("memref.extract_strided_metadata")
@@ -400,7 +398,7 @@ def _extract_aligned_pointer(ctx, op):
     bld = ctx.builder
     if isinstance(src.type, b.UnrankedMemRefType):
         _, dptr = md.unranked_fields(bld, ctx.get(src))
-        p = bld.load(bld.gep(dptr, [ir.Constant(I64, 1)], source_etype=PTR), typ=PTR)
+        p = md.unranked_pointer(bld, dptr, aligned=True)
     else:
         p = desc(ctx, src).aligned()
     ctx.set_results(op, [bld.ptrtoint(p, ctx.types.index)])
@@ -597,14 +595,10 @@ def scalar_zero(t: ir.Type) -> ir.Constant:
 @lowering("memref.transpose")
 def _transpose(ctx, op):
     """The same buffer and offset; sizes and strides taken in the permuted order."""
-    src = op.operands[0]
-    d = desc(ctx, src)
+    d = desc(ctx, op.operands[0])
     order = op.order()
-    res_t = op.results[0].type
     sizes, strides = d.sizes(), d.strides()
-    ctx.set_results(op, [md.build(ctx.builder, ctx.convert(res_t), d.allocated(), d.aligned(),
-                                  d.offset(), [sizes[i] for i in order],
-                                  [strides[i] for i in order])])
+    _set_view(ctx, op, d, [sizes[i] for i in order], [strides[i] for i in order])
 
 
 # ------------------------------------------------------- generic_atomic_rmw

@@ -140,6 +140,13 @@ def unranked_fields(builder: ir.IRBuilder, value: ir.Value) -> tuple[ir.Value, i
     return builder.extract_value(value, 0), builder.extract_value(value, 1)
 
 
+def unranked_pointer(builder: ir.IRBuilder, desc_ptr: ir.Value, aligned: bool) -> ir.Value:
+    """The allocated (or aligned) pointer of the ranked descriptor an unranked memref points to."""
+    field = builder.gep(desc_ptr, [ir.Constant(I64, 1)], source_etype=PTR) if aligned \
+        else desc_ptr
+    return builder.load(field, typ=PTR)
+
+
 def unranked_size_ptr(builder: ir.IRBuilder, desc_ptr: ir.Value, rank: ir.Value,
                       dim: ir.Value, which: str) -> ir.Value:
     """Address of sizes[dim] (or strides[dim]) inside a descriptor of dynamic rank."""

@@ -42,20 +42,24 @@ def _init() -> None:
         _initialized = True
 
 
+def _new_host_machine(opt: int) -> llvm.TargetMachine:
+    target = llvm.Target.from_triple(llvm.get_process_triple())
+    return target.create_target_machine(
+        cpu=llvm.get_host_cpu_name(),
+        features=llvm.get_host_cpu_features().flatten(),
+        opt=opt,
+        codemodel="jitdefault",
+        jit=True,
+    )
+
+
 def native_target_machine(opt: int = 0) -> llvm.TargetMachine:
     """A target machine for the host CPU at codegen level ``opt`` (cached)."""
     with _lock:
         _init()
         tm = _target_machines.get(opt)
         if tm is None:
-            target = llvm.Target.from_triple(llvm.get_process_triple())
-            tm = target.create_target_machine(
-                cpu=llvm.get_host_cpu_name(),
-                features=llvm.get_host_cpu_features().flatten(),
-                opt=opt,
-                codemodel="jitdefault",
-                jit=True,
-            )
+            tm = _new_host_machine(opt)
             _target_machines[opt] = tm
         return tm
 
@@ -66,11 +70,7 @@ def _lljit(opt: int):
     if jit is None:
         # A separate target machine: the JIT must not share ownership with the
         # one used for optimisation pipelines.
-        target = llvm.Target.from_triple(llvm.get_process_triple())
-        tm = target.create_target_machine(
-            cpu=llvm.get_host_cpu_name(),
-            features=llvm.get_host_cpu_features().flatten(),
-            opt=opt, codemodel="jitdefault", jit=True)
+        tm = _new_host_machine(opt)
         jit = llvm.create_lljit_compiler(tm, suppress_errors=True)
         jit._gpurunner_tm = tm  # keep the machine alive with the JIT
         with _lock:
