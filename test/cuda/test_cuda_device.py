@@ -14,6 +14,7 @@ import threading
 from types import SimpleNamespace
 
 import pytest
+from nvptx_samples import nvptx_module
 
 from runner_core.targets import cuda
 
@@ -26,39 +27,12 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 SEED_CANDIDATES = [os.path.join(REPO, "..", "shared", "seed", "async.mlir"),
                    os.path.join(REPO, ".gpucarry", "seed", "async.mlir")]
 
-VADD_IR = """
-target triple = "nvptx64-nvidia-cuda"
-define ptx_kernel void @vadd(ptr %a, ptr %b, ptr %c, i64 %n) {
-entry:
-  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
-  %bdim = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
-  %t0 = mul i32 %bid, %bdim
-  %t1 = add i32 %t0, %tid
-  %i = zext i32 %t1 to i64
-  %ok = icmp slt i64 %i, %n
-  br i1 %ok, label %body, label %done
-body:
-  %pa = getelementptr float, ptr %a, i64 %i
-  %pb = getelementptr float, ptr %b, i64 %i
-  %pc = getelementptr float, ptr %c, i64 %i
-  %va = load float, ptr %pa
-  %vb = load float, ptr %pb
-  %s = fadd float %va, %vb
-  store float %s, ptr %pc
-  br label %done
-done:
-  ret void
-}
+VADD_IR = nvptx_module("""
 define ptx_kernel void @oob(ptr %a) {
   %p = getelementptr i32, ptr %a, i64 1099511627776
   store i32 7, ptr %p
   ret void
-}
-declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
-declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
-"""
+}""")
 
 P, I32, I64 = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64
 

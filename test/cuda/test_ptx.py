@@ -14,40 +14,14 @@ import shutil
 import subprocess
 
 import pytest
+from nvptx_samples import nvptx_module
 
 from runner_core.targets import kernel_cache, nvptx
 
-VADD = """
-target triple = "nvptx64-nvidia-cuda"
-define ptx_kernel void @vadd(ptr %a, ptr %b, ptr %c, i64 %n) {
-entry:
-  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  %bid = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
-  %bdim = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
-  %t0 = mul i32 %bid, %bdim
-  %t1 = add i32 %t0, %tid
-  %i = zext i32 %t1 to i64
-  %ok = icmp slt i64 %i, %n
-  br i1 %ok, label %body, label %done
-body:
-  %pa = getelementptr float, ptr %a, i64 %i
-  %pb = getelementptr float, ptr %b, i64 %i
-  %pc = getelementptr float, ptr %c, i64 %i
-  %va = load float, ptr %pa
-  %vb = load float, ptr %pb
-  %s = fadd float %va, %vb
-  store float %s, ptr %pc
-  br label %done
-done:
-  ret void
-}
+VADD = nvptx_module("""
 define void @helper() {
   ret void
-}
-declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
-declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
-"""
+}""")
 
 MATH_MLIR = """
 func.func @mathk(%a: memref<?xf32>, %b: memref<?xf64>, %i: index) {
@@ -251,6 +225,14 @@ def _gpu_modules(text: str, name: str, outline: bool = False):
     return [op for op in module.body.block.ops if op.name == "gpu.module"]
 
 
+def _one_kernel_ptx(gpu_func: str, name: str) -> str:
+    """sm_90 PTX of one `gpu.func` placed in `gpu.module @m` of a container module."""
+    text = ("module attributes {gpu.container_module} {\n  gpu.module @m {\n" + gpu_func
+            + "\n  }\n}")
+    (m,) = _gpu_modules(text, name)
+    return nvptx.compile_ptx(str(nvptx.kernel_ir(m).module), "sm_90")
+
+
 def test_every_kernel_side_op_compiles_for_nvptx(tmp_path):
     pytest.importorskip("runner_core.codegen.gpu_device")
     with open(KERNEL_OPS) as fh:
@@ -270,9 +252,7 @@ def test_every_kernel_side_op_compiles_for_nvptx(tmp_path):
 
 def test_ids_and_sizes_read_special_registers(tmp_path):
     pytest.importorskip("runner_core.codegen.gpu_device")
-    text = """
-module attributes {gpu.container_module} {
-  gpu.module @m {
+    ptx = _one_kernel_ptx("""
     gpu.func @ids(%out: memref<8xindex>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -294,11 +274,7 @@ module attributes {gpu.container_module} {
       memref.store %lane, %out[%c4] : memref<8xindex>
       memref.store %n, %out[%c5] : memref<8xindex>
       gpu.return
-    }
-  }
-}"""
-    (m,) = _gpu_modules(text, "ids.mlir")
-    ptx = nvptx.compile_ptx(str(nvptx.kernel_ir(m).module), "sm_90")
+    }""", "ids.mlir")
     for reg in ("%tid.x", "%ctaid.y", "%ntid.z", "%nctaid.x", "%laneid", "%dynamic_smem_size"):
         assert reg in ptx, reg
     assemble(ptx, "sm_90", tmp_path)
@@ -306,9 +282,7 @@ module attributes {gpu.container_module} {
 
 def test_64_bit_shuffles_move_both_halves(tmp_path):
     pytest.importorskip("runner_core.codegen.gpu_device")
-    text = """
-module attributes {gpu.container_module} {
-  gpu.module @m {
+    ptx = _one_kernel_ptx("""
     gpu.func @k(%buf: memref<?xf64>) kernel {
       %tx = gpu.thread_id x
       %v = memref.load %buf[%tx] : memref<?xf64>
@@ -317,11 +291,7 @@ module attributes {gpu.container_module} {
       %s, %ok = gpu.shuffle down %v, %one, %w : f64
       memref.store %s, %buf[%tx] : memref<?xf64>
       gpu.return
-    }
-  }
-}"""
-    (m,) = _gpu_modules(text, "shfl64.mlir")
-    ptx = nvptx.compile_ptx(str(nvptx.kernel_ir(m).module), "sm_90")
+    }""", "shfl64.mlir")
     assert ptx.count("shfl.sync.down.b32") == 2
     assemble(ptx, "sm_90", tmp_path)
 
@@ -348,9 +318,7 @@ def test_image_names_kernels_and_their_launch_sites():
 
 def test_cluster_ids_read_cluster_registers(tmp_path):
     pytest.importorskip("runner_core.codegen.gpu_device")
-    text = """
-module attributes {gpu.container_module} {
-  gpu.module @m {
+    ptx = _one_kernel_ptx("""
     gpu.func @k(%out: memref<2xindex>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -359,11 +327,7 @@ module attributes {gpu.container_module} {
       memref.store %c, %out[%c0] : memref<2xindex>
       memref.store %b, %out[%c1] : memref<2xindex>
       gpu.return
-    }
-  }
-}"""
-    (m,) = _gpu_modules(text, "cluster.mlir")
-    ptx = nvptx.compile_ptx(str(nvptx.kernel_ir(m).module), "sm_90")
+    }""", "cluster.mlir")
     assert "%clusterid.x" in ptx and "%cluster_ctaid.y" in ptx
     assemble(ptx, "sm_90", tmp_path)
 
