@@ -25,7 +25,6 @@ import datetime as dt
 import os
 import platform
 import random
-import re
 import signal
 import subprocess
 import sys
@@ -38,6 +37,7 @@ REPO = HERE.parent
 sys.path.insert(0, str(REPO / "test" / "reliability"))
 
 import fuzzing  # noqa: E402
+import reliability_inputs  # noqa: E402
 
 LEAKS = ("Traceback", 'File "', "internal error")
 
@@ -89,26 +89,6 @@ def fuzz(n: int, seed: int, out: list[str]) -> None:
 
 
 # ------------------------------------------------------------------ bad input
-def _nested(depth: int) -> str:
-    lines = ["func.func @main() {", "  %t = arith.constant true", "  %c = arith.constant 7 : i32"]
-    lines += ["  " + "scf.if %t {" for _ in range(depth)]
-    lines.append("  vector.print %c : i32")
-    lines += ["  }" for _ in range(depth)]
-    lines += ["  return", "}"]
-    return "\n".join(lines) + "\n"
-
-
-def _chain(n: int, tail: str = "") -> str:
-    lines = ["func.func @main() {", "  %c0 = arith.constant 0 : i64",
-             "  %c1 = arith.constant 1 : i64"]
-    prev = "%c0"
-    for i in range(n):
-        lines.append(f"  %v{i} = arith.addi {prev}, %c1 : i64")
-        prev = f"%v{i}"
-    lines += [tail, f"  vector.print {prev} : i64", "  return", "}"]
-    return "\n".join(lines) + "\n"
-
-
 def bad_inputs(out: list[str]) -> None:
     from runner_core import cli, opt
 
@@ -133,23 +113,11 @@ def bad_inputs(out: list[str]) -> None:
             stats["clean errors"] += 1
 
     # the corpus, through the embedded tool (RUN-line arguments)
-    import shlex
-
-    corpus = sorted((REPO / "test" / "reliability" / "bad").glob("*.mlir"))
-    subs = {"%mlir_runner_utils": "mlir_runner_utils",
-            "%mlir_c_runner_utils": "mlir_c_runner_utils",
-            "%mlir_async_runtime": "mlir_async_runtime", "%mlir_cuda_runtime": "mlir_cuda_runtime"}
+    corpus = sorted(reliability_inputs.BAD_DIR.glob("*.mlir"))
     for path in corpus:
-        raw = path.read_bytes().decode(errors="replace")
-        m = re.search(r"^// RUN: not (gpurunner(?:-opt)?) (.*?) 2>&1", raw, re.M)
-        args = []
-        for a in shlex.split(m.group(2)):
-            a = a.replace("%s", str(path)).replace("%t", str(work / "t"))
-            for k, v in subs.items():
-                a = a.replace(k, v)
-            args.append(a)
-        tool = cli.tool_main if m.group(1) == "gpurunner" else opt.tool_main
-        judge("corpus", tool([m.group(1), *args], b"", env, str(path.parent)))
+        argv, _ = reliability_inputs.corpus_command(path, work)
+        tool = cli.tool_main if argv[0] == "gpurunner" else opt.tool_main
+        judge("corpus", tool(argv, b"", env, str(path.parent)))
 
     class Hang(BaseException):
         pass
@@ -190,11 +158,11 @@ def bad_inputs(out: list[str]) -> None:
         both("token soup", " ".join(rng.choice(tokens)
                                     for _ in range(rng.randrange(1, 200))).encode())
     timings = {
-        "50,000 ops, valid (runs)": both("large", _chain(50_000).encode(), expect_ok=True),
+        "50,000 ops, valid (runs)": both("large", reliability_inputs.chain(50_000).encode(), expect_ok=True),
         "50,000 ops, error in the last op": both(
-            "large", _chain(50_000, "  %bad = arith.addi %v1, %nope : i64").encode()),
-        "2,000 nested scf.if, valid (runs)": both("deep", _nested(2000).encode(), expect_ok=True),
-        "4,990 nested scf.if, valid (runs)": both("deep", _nested(4990).encode(), expect_ok=True),
+            "large", reliability_inputs.chain(50_000, "  %bad = arith.addi %v1, %nope : i64").encode()),
+        "2,000 nested scf.if, valid (runs)": both("deep", reliability_inputs.nested_ifs(2000, indent=False).encode(), expect_ok=True),
+        "4,990 nested scf.if, valid (runs)": both("deep", reliability_inputs.nested_ifs(4990, indent=False).encode(), expect_ok=True),
         "5,001 nested brackets (refused)": both("deep", b"func.func @main() {\n"
                                                 + b"(" * 5001 + b"\n}\n"),
     }

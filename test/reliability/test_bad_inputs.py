@@ -17,11 +17,11 @@ from __future__ import annotations
 import os
 import random
 import re
-import shlex
 import time
 from pathlib import Path
 
 import pytest
+from reliability_inputs import BAD_DIR, chain, corpus_command, nested_ifs
 
 from runner_core import cli, opt
 from runner_core.ir.parse import MAX_NESTING
@@ -29,12 +29,8 @@ from runner_core.ir.parse import MAX_NESTING
 # Heavy (many programs end to end, or upstream tools): `-m integration`, not the unit run.
 pytestmark = pytest.mark.integration
 
-BAD = sorted((Path(__file__).parent / "bad").glob("*.mlir"))
+BAD = sorted(BAD_DIR.glob("*.mlir"))
 SCREEN = 24  # an error must fit on a screen
-BUILTIN_LIBS = {"%mlir_runner_utils": "mlir_runner_utils",
-                "%mlir_c_runner_utils": "mlir_c_runner_utils",
-                "%mlir_async_runtime": "mlir_async_runtime",
-                "%mlir_cuda_runtime": "mlir_cuda_runtime"}
 RT = "--shared-libs=mlir_runner_utils,mlir_c_runner_utils"
 
 
@@ -51,24 +47,6 @@ def assert_clean_failure(res, *, max_lines: int = SCREEN) -> str:
 
 
 # ------------------------------------------------------------------ corpus
-def _corpus_command(path: Path, tmp: Path) -> tuple[list[str], str]:
-    """The embedded tool's argv from the file's RUN line, and its first CHECK pattern."""
-    raw = path.read_bytes().decode("utf-8", errors="replace")
-    run = re.search(r"^// RUN: not (gpurunner(?:-opt)?) (.*?) 2>&1 \| FileCheck %s\s*$", raw,
-                    re.M)
-    assert run, f"{path.name}: expected '// RUN: not gpurunner ... 2>&1 | FileCheck %s'"
-    args = []
-    for a in shlex.split(run.group(2)):
-        a = a.replace("%s", str(path)).replace("%t", str(tmp / "t"))
-        for name, lib in BUILTIN_LIBS.items():
-            a = a.replace(name, lib)
-        args.append(a)
-    checks = re.findall(r"^// CHECK: (.*?)\s*$", raw, re.M)
-    assert checks, f"{path.name}: no CHECK line"
-    errors = [c for c in checks if "error" in c.lower()]
-    return [run.group(1), *args], (errors or checks)[0]
-
-
 def _pattern(check: str) -> re.Pattern:
     """FileCheck pattern -> regex ({{re}} kept, the rest literal)."""
     parts = re.split(r"\{\{(.*?)\}\}", check)
@@ -77,7 +55,7 @@ def _pattern(check: str) -> re.Pattern:
 
 @pytest.mark.parametrize("path", BAD, ids=[p.name for p in BAD])
 def test_corpus_through_the_embedded_tool(path: Path, tmp_path):
-    argv, check = _corpus_command(path, tmp_path)
+    argv, check = corpus_command(path, tmp_path)
     tool = cli.tool_main if argv[0] == "gpurunner" else opt.tool_main
     res = tool(argv, b"", dict(os.environ), str(path.parent))
     text = assert_clean_failure(res)
@@ -173,20 +151,9 @@ def test_unclosed_string_is_reported_at_once(text, tmp_path):
     assert time.perf_counter() - t < 20
 
 
-def _chain(n: int, tail: str = "") -> str:
-    lines = ["func.func @main() {", "  %c0 = arith.constant 0 : i64",
-             "  %c1 = arith.constant 1 : i64"]
-    prev = "%c0"
-    for i in range(n):
-        lines.append(f"  %v{i} = arith.addi {prev}, %c1 : i64")
-        prev = f"%v{i}"
-    lines += [tail, f"  vector.print {prev} : i64", "  return", "}"]
-    return "\n".join(lines) + "\n"
-
-
 def test_large_file_runs(tmp_path):
     n = 10_000
-    (tmp_path / "big.mlir").write_text(_chain(n))
+    (tmp_path / "big.mlir").write_text(chain(n))
     t = time.perf_counter()
     res = cli.tool_main(["gpurunner", "--entry-point-result=void", RT, "big.mlir"], b"",
                         dict(os.environ), str(tmp_path))
@@ -197,7 +164,7 @@ def test_large_file_runs(tmp_path):
 
 def test_large_file_error_at_the_end(tmp_path):
     n = 10_000
-    (tmp_path / "big.mlir").write_text(_chain(n, "  %bad = arith.addi %v1, %nope : i64"))
+    (tmp_path / "big.mlir").write_text(chain(n, "  %bad = arith.addi %v1, %nope : i64"))
     res = cli.tool_main(["gpurunner", "--entry-point-result=void", RT, "big.mlir"], b"",
                         dict(os.environ), str(tmp_path))
     text = assert_clean_failure(res)
@@ -216,18 +183,9 @@ def test_long_line_is_quoted_in_part(tmp_path):
         assert quoted[len(caret) - 1:].startswith("%nope")  # the caret is under the culprit
 
 
-def _nested_ifs(depth: int) -> str:
-    lines = ["func.func @main() {", "  %t = arith.constant true", "  %c = arith.constant 7 : i32"]
-    lines += ["  " + " " * i + "scf.if %t {" for i in range(depth)]
-    lines.append("  vector.print %c : i32")
-    lines += ["  " + " " * i + "}" for i in reversed(range(depth))]
-    lines += ["  return", "}"]
-    return "\n".join(lines) + "\n"
-
-
 def test_deeply_nested_program_runs(tmp_path):
     # ~9 Python frames per level in xDSL's parser: far past the default recursion limit.
-    (tmp_path / "deep.mlir").write_text(_nested_ifs(2000))
+    (tmp_path / "deep.mlir").write_text(nested_ifs(2000))
     t = time.perf_counter()
     res = cli.tool_main(["gpurunner", "--entry-point-result=void", RT, "deep.mlir"], b"",
                         dict(os.environ), str(tmp_path))
@@ -364,7 +322,7 @@ def test_bounds_check_through_the_plugin(project, how):
 def test_deep_nesting_through_the_plugin_worker(project):
     """Integration tests run in the worker process; its recursion limit is raised too."""
     src = "// RUN: gpurunner %s --entry-point-result=void " \
-          "--shared-libs=%mlir_c_runner_utils | FileCheck %s\n// CHECK: 7\n" + _nested_ifs(600)
+          "--shared-libs=%mlir_c_runner_utils | FileCheck %s\n// CHECK: 7\n" + nested_ifs(600)
     (project.path / "deep.mlir").write_text(src)
     result = project.runpytest_inprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
