@@ -26,6 +26,8 @@ import statistics
 import sys
 from pathlib import Path
 
+from _common import cpu_model
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -237,15 +239,7 @@ def bench_elementwise(repeat: int) -> dict:
 
 
 def machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
+    cpu = cpu_model()
     try:
         load = f", load average {os.getloadavg()[0]:.1f} while measuring"
     except OSError:

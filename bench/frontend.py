@@ -37,6 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import cpu_model
+
 HERE = Path(__file__).resolve().parent
 PROGRAM = HERE / "frontend_program.mlir"
 
@@ -207,14 +209,7 @@ def run(runs: int) -> dict:
 
 
 def _machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_model()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return (f"{cpu}, {os.cpu_count()} cores, load {load:.2f}, Python "
             f"{platform.python_version()}, {platform.system()} {platform.release()}")

@@ -136,7 +136,8 @@ extern "C" __global__ void transpose(const float* in, float* out, int n) {
 }
 """
 
-LAUNCH_LOOP = """
+# An empty kernel launched ITERATIONS times in a loop (the loop itself comes in LOOP).
+_LAUNCH_PROGRAM = """
 module attributes {gpu.container_module} {
   gpu.module @loop {
     gpu.func @empty(%buf: memref<?xf32>) kernel {
@@ -149,6 +150,14 @@ module attributes {gpu.container_module} {
     %c32 = arith.constant 32 : index
     %n = arith.constant ITERATIONS : index
     %buf = gpu.alloc (%c32) : memref<?xf32>
+LOOP
+    gpu.dealloc %buf : memref<?xf32>
+    return
+  }
+}
+"""
+
+LAUNCH_LOOP = _LAUNCH_PROGRAM.replace("LOOP\n", """\
     %t0 = gpu.wait async
     %t = scf.for %i = %c0 to %n step %c1 iter_args(%tok = %t0) -> (!gpu.async.token) {
       %next = gpu.launch_func async [%tok] @loop::@empty blocks in (%c1, %c1, %c1)
@@ -156,34 +165,14 @@ module attributes {gpu.container_module} {
       scf.yield %next : !gpu.async.token
     }
     gpu.wait [%t]
-    gpu.dealloc %buf : memref<?xf32>
-    return
-  }
-}
-"""
+""")
 
-SYNC_LOOP = """
-module attributes {gpu.container_module} {
-  gpu.module @loop {
-    gpu.func @empty(%buf: memref<?xf32>) kernel {
-      gpu.return
-    }
-  }
-  func.func @main() {
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c32 = arith.constant 32 : index
-    %n = arith.constant ITERATIONS : index
-    %buf = gpu.alloc (%c32) : memref<?xf32>
+SYNC_LOOP = _LAUNCH_PROGRAM.replace("LOOP\n", """\
     scf.for %i = %c0 to %n step %c1 {
       gpu.launch_func @loop::@empty blocks in (%c1, %c1, %c1)
           threads in (%c32, %c1, %c1) args(%buf : memref<?xf32>)
     }
-    gpu.dealloc %buf : memref<?xf32>
-    return
-  }
-}
-"""
+""")
 
 
 # --------------------------------------------------------------------------- helpers

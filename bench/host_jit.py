@@ -14,7 +14,6 @@ import ctypes
 import datetime as dt
 import os
 import platform
-import re
 import statistics
 import time
 from pathlib import Path
@@ -22,6 +21,7 @@ from pathlib import Path
 import llvmlite
 import llvmlite.binding as llvm
 import llvmlite.ir as ir
+from _common import cpu_model
 
 HERE = Path(__file__).resolve().parent
 
@@ -111,11 +111,7 @@ def main() -> None:
     print(table)
     if args.write:
         day = dt.date.today().isoformat()
-        try:
-            model = re.search(r"model name\s*:\s*(.*)",
-                              Path("/proc/cpuinfo").read_text()).group(1)
-        except (OSError, AttributeError):
-            model = platform.machine()
+        model = cpu_model()
         out = HERE / "results" / f"engine-host_jit-{day}.md"
         out.write_text(
             f"# Host JIT choice: MCJIT vs ORC LLJIT for small modules — {day}\n\n"

@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import cpu_model
+
 HERE = Path(__file__).resolve().parent
 LLVM = Path("/usr/lib/llvm-22")
 PIPELINE = ("-convert-vector-to-scf -convert-scf-to-cf -expand-strided-metadata "
@@ -115,11 +117,7 @@ def main() -> None:
         import llvmlite
 
         day = dt.date.today().isoformat()
-        try:
-            model = re.search(r"model name\s*:\s*(.*)",
-                              Path("/proc/cpuinfo").read_text()).group(1)
-        except (OSError, AttributeError):
-            model = platform.machine()
+        model = cpu_model()
         out_path = HERE / "results" / f"engine-host_latency-{day}.md"
         out_path.write_text(
             f"# Host latency: one small program, in process vs processes — {day}\n\n"

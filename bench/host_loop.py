@@ -19,13 +19,14 @@ import argparse
 import datetime as dt
 import os
 import platform
-import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _common import cpu_model
 
 HERE = Path(__file__).resolve().parent
 LLVM = Path("/usr/lib/llvm-22")
@@ -188,11 +189,7 @@ def write(args, table: str) -> None:
 
     day = dt.date.today().isoformat()
     out = HERE / "results" / f"engine-host_loop-{day}.md"
-    cpu = platform.processor() or platform.machine()
-    try:
-        model = re.search(r"model name\s*:\s*(.*)", Path("/proc/cpuinfo").read_text()).group(1)
-    except (OSError, AttributeError):
-        model = cpu
+    model = cpu_model()
     out.write_text(
         f"# Host loop: 10^{len(str(args.iters)) - 1} scf.for iterations — {day}\n\n"
         f"Machine: {model}, {os.cpu_count()} cores (shared with other jobs), "

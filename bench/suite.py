@@ -22,7 +22,6 @@ import argparse
 import datetime as dt
 import os
 import platform
-import re
 import shutil
 import subprocess
 import sys
@@ -93,24 +92,14 @@ def run_suite(mode: str, bindir: Path, workers: int, report: Path) -> tuple[floa
 
 
 def count_stages() -> dict[str, int]:
-    """Tool invocations the suite makes: RUN pipeline stages, as lit would start them."""
-    stages = 0
-    runs = 0
-    for path in (ROOT / SUITE).rglob("*.mlir"):
-        cur = ""
-        for line in path.read_text().splitlines():
-            m = re.search(r"RUN:(.*)$", line)
-            if not m:
-                continue
-            text = m.group(1).rstrip()
-            if text.endswith("\\"):
-                cur += text[:-1] + " "
-                continue
-            cur += text
-            runs += 1
-            stages += cur.count("|") + 1
-            cur = ""
-    return {"run_lines": runs, "stages": stages}
+    """Tool invocations the suite makes: RUN pipeline stages, as lit would start them
+    (RUN lines read by the plug-in's lit adapter, continuations joined)."""
+    from pytest_gpurunner.script import parse_file
+
+    commands = [command for path in (ROOT / SUITE).rglob("*.mlir")
+                for _, _, command in parse_file(str(path)).run_lines]
+    return {"run_lines": len(commands),
+            "stages": sum(command.count("|") + 1 for command in commands)}
 
 
 def measure(rounds: int, workers: int) -> dict:
