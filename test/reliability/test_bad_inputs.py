@@ -274,7 +274,7 @@ def test_corpus_failure_report_through_the_plugin(project):
     chosen = ["if_yield_type", "unknown_dialect_type", "assert_kernel", "bounds_off_by_one"]
     expected = {}
     for name in chosen:
-        text = (Path(__file__).parent / "bad" / f"{name}.mlir").read_text()
+        text = (BAD_DIR / f"{name}.mlir").read_text()
         # The failing tool's own stderr, not piped into FileCheck: the report shows it.
         text = re.sub(r"^// RUN: not (gpurunner.*?) 2>&1 \| FileCheck %s$", r"// RUN: \1", text,
                       count=1, flags=re.M)

@@ -9,6 +9,8 @@ injected and survived" line of bench/results/reliability-2026-11-30.md.
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 # Heavy (many programs end to end, or upstream tools): `-m integration`, not the unit run.
@@ -43,6 +45,17 @@ module attributes {gpu.container_module} {
   }
 }
 """
+
+# A loop that never ends (its condition is constant true): a host and a kernel body.
+SPIN = """\
+%t = arith.constant true
+%c = arith.constant 0 : i32
+%r = scf.while (%a = %c) : (i32) -> i32 {
+  scf.condition(%t) %a : i32
+} do {
+^bb0(%b: i32):
+  scf.yield %b : i32
+}"""
 
 # name -> (file text, what the report must say)
 FAULTS = {
@@ -93,28 +106,12 @@ func.func @main() {
   return
 }
 """, "died"),
-    "host_infinite_loop": ("// GPURUNNER-TIMEOUT: 2\n" + RUN + """
-func.func @main() {
-  %t = arith.constant true
-  %c = arith.constant 0 : i32
-  %r = scf.while (%a = %c) : (i32) -> i32 {
-    scf.condition(%t) %a : i32
-  } do {
-  ^bb0(%b: i32):
-    scf.yield %b : i32
-  }
-  return
-}
-""", "timed out after 2"),
-    "kernel_infinite_loop": ("// GPURUNNER-TIMEOUT: 2\n" + RUN + KERNEL.replace("BODY", """\
-%t = arith.constant true
-      %c = arith.constant 0 : i32
-      %r = scf.while (%a = %c) : (i32) -> i32 {
-        scf.condition(%t) %a : i32
-      } do {
-      ^bb0(%b: i32):
-        scf.yield %b : i32
-      }"""), "timed out after 2"),
+    "host_infinite_loop": ("// GPURUNNER-TIMEOUT: 2\n" + RUN + "\nfunc.func @main() {\n"
+                           + textwrap.indent(SPIN, "  ") + "\n  return\n}\n",
+                           "timed out after 2"),
+    "kernel_infinite_loop": ("// GPURUNNER-TIMEOUT: 2\n" + RUN
+                             + KERNEL.replace("BODY", textwrap.indent(SPIN, " " * 6).lstrip()),
+                             "timed out after 2"),
     "failing_assert": (RUN + """
 func.func @main() {
   %f = arith.constant false
