@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from runner_core.toolapi import ToolResult
 
+from .filecheck_ere import llvm_regex_dialect
 from .job import ToolTable
 
 RUNNER_TOOL = "runner_core.cli:tool_main"
@@ -321,12 +322,16 @@ def filecheck_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: s
         text, check_text = _llvm_horizontal_space(opts, text, check_text)
 
     diag = io.StringIO()
+    # FileCheck's regexes are LLVM's POSIX EREs; `filecheck` keeps the package's Python ones.
+    dialect = (contextlib.nullcontext() if os.path.basename(argv[0]) == "filecheck"
+               else llvm_regex_dialect())
     try:
-        parser = Parser(opts, io.StringIO(check_text), *pattern_for_opts(opts))
-        matcher = Matcher(opts, FInput(name, text), parser)
-        matcher.stderr = diag
-        with contextlib.redirect_stderr(diag):
-            code = matcher.run()
+        with dialect:
+            parser = Parser(opts, io.StringIO(check_text), *pattern_for_opts(opts))
+            matcher = Matcher(opts, FInput(name, text), parser)
+            matcher.stderr = diag
+            with contextlib.redirect_stderr(diag):
+                code = matcher.run()
     except Exception:
         return ToolResult(2, b"", ("FileCheck: internal error in the filecheck package\n"
                                    + traceback.format_exc()).encode())

@@ -138,17 +138,21 @@ def _lower_alloca(ctx, op):
     _alloc(ctx, op, on_stack=True)
 
 
+def _base_pointer(ctx, value, aligned: bool) -> ir.Value:
+    """The allocated (or aligned) pointer of a ranked or unranked memref ``value``."""
+    if isinstance(value.type, b.UnrankedMemRefType):
+        _, dptr = md.unranked_fields(ctx.builder, ctx.get(value))
+        return md.unranked_pointer(ctx.builder, dptr, aligned)
+    d = desc(ctx, value)
+    return d.aligned() if aligned else d.allocated()
+
+
 @lowering("memref.dealloc")
 def _dealloc(ctx, op):
-    (m,) = op.operands
     bld = ctx.builder
-    if isinstance(m.type, b.UnrankedMemRefType):
-        _, dptr = md.unranked_fields(bld, ctx.get(m))
-        allocated = md.unranked_pointer(bld, dptr, aligned=False)
-    else:
-        allocated = desc(ctx, m).allocated()
-        if allocated.type != PTR:
-            allocated = bld.addrspacecast(allocated, PTR)
+    allocated = _base_pointer(ctx, op.operands[0], aligned=False)
+    if allocated.type != PTR:  # a ranked memref in another address space
+        allocated = bld.addrspacecast(allocated, PTR)
     bld.call(ctx.declare("free", ir.VoidType(), [PTR]), [allocated])
 
 
@@ -394,14 +398,8 @@ def _extract_strided_metadata(ctx, op):
 
 @lowering("memref.extract_aligned_pointer_as_index")
 def _extract_aligned_pointer(ctx, op):
-    (src,) = op.operands
-    bld = ctx.builder
-    if isinstance(src.type, b.UnrankedMemRefType):
-        _, dptr = md.unranked_fields(bld, ctx.get(src))
-        p = md.unranked_pointer(bld, dptr, aligned=True)
-    else:
-        p = desc(ctx, src).aligned()
-    ctx.set_results(op, [bld.ptrtoint(p, ctx.types.index)])
+    p = _base_pointer(ctx, op.operands[0], aligned=True)
+    ctx.set_results(op, [ctx.builder.ptrtoint(p, ctx.types.index)])
 
 
 @lowering("memref.assume_alignment")

@@ -66,9 +66,11 @@ def _for(ctx: LoweringContext, op) -> None:
                                   name="for"))
 
 
-def _lower_arm(ctx: LoweringContext, region, merge: ir.Block,
+def _lower_arm(ctx: LoweringContext, start: ir.Block, region, merge: ir.Block,
                incoming: list[tuple[list[ir.Value], ir.Block]]) -> None:
-    """One arm of a branch: lower it, note its values and last block, continue at `merge`."""
+    """One arm of a branch: lower `region` from block `start`, note the values it yields
+    and the block they leave from, continue at `merge`."""
+    ctx.builder.position_at_end(start)
     (block,) = region.blocks
     vals = ctx.lower_inline(block)
     incoming.append((vals, ctx.builder.block))
@@ -97,11 +99,9 @@ def _if(ctx: LoweringContext, op) -> None:
     else_b = ctx.new_block("if.else") if has_else else merge
     bld.cbranch(cond, then_b, else_b)
     incoming: list[tuple[list[ir.Value], ir.Block]] = []
-    bld.position_at_end(then_b)
-    _lower_arm(ctx, op.true_region, merge, incoming)
+    _lower_arm(ctx, then_b, op.true_region, merge, incoming)
     if has_else:
-        bld.position_at_end(else_b)
-        _lower_arm(ctx, op.false_region, merge, incoming)
+        _lower_arm(ctx, else_b, op.false_region, merge, incoming)
     bld.position_at_end(merge)
     _set_merged_results(ctx, op, incoming)
 
@@ -170,10 +170,8 @@ def _index_switch(ctx: LoweringContext, op) -> None:
     for value, region in zip(cases, case_regions, strict=True):
         blk = ctx.new_block(f"switch.case{value}")
         sw.add_case(ir.Constant(arg.type, value), blk)
-        bld.position_at_end(blk)
-        _lower_arm(ctx, region, merge, incoming)
-    bld.position_at_end(default_b)
-    _lower_arm(ctx, op.default_region, merge, incoming)
+        _lower_arm(ctx, blk, region, merge, incoming)
+    _lower_arm(ctx, default_b, op.default_region, merge, incoming)
     bld.position_at_end(merge)
     _set_merged_results(ctx, op, incoming)
 

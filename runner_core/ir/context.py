@@ -81,8 +81,9 @@ def _llvm() -> Dialect:
 
 def _linalg() -> Dialect:
     # Upstream GPU tests initialise buffers with `linalg.fill`; xDSL's linalg
-    # parses and prints it like MLIR.  Heavy to import, so only loaded on use.
-    from xdsl.dialects.linalg import Linalg
+    # parses and prints it like MLIR (2021's forms added).  Heavy to import, so
+    # only loaded on use.
+    from runner_core.ir.dialects.linalg_ext import Linalg
 
     return Linalg
 

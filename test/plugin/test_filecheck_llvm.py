@@ -66,6 +66,24 @@ CASES = [
     # ... and with both, even the space after the colon belongs to the pattern.
     ("CHECK: a b", " a b\n", ("--match-full-lines", "--strict-whitespace"), True),
     ("CHECK: a b", "a b\n", ("--match-full-lines", "--strict-whitespace"), False),
+    # Backslashes in regexes are POSIX's: before a letter the letter itself, 1-9 are
+    # back-references, inside brackets a plain member (filecheck_ere.py).
+    ("CHECK: {{a\\db}}", "a1b\n", (), False),
+    ("CHECK: {{a\\db}}", "adb\n", (), True),
+    ("CHECK: {{a\\sb}}", "a b\n", (), False),
+    ("CHECK: {{a\\sb}}", "asb\n", (), True),
+    ("CHECK: {{a\\tb}}", "a\tb\n", (), False),
+    ("CHECK: {{a\\wb}}", "awb\n", (), True),
+    ("CHECK: {{a\\.b}}", "axb\n", (), False),
+    ("CHECK: {{(ab)\\1}}", "abab\n", (), True),
+    ("CHECK: {{(ab)\\1}}", "abba\n", (), False),
+    ("CHECK: {{x[\\d]y}}", "x\\y\n", (), True),
+    ("CHECK: {{x[\\d]y}}", "x1y\n", (), False),
+    ("CHECK: {{x[^\\n]y}}", "xny\n", (), False),
+    ("CHECK: {{x[^\\n]y}}", "xay\n", (), True),
+    ("CHECK: {{x[]]y}}", "x]y\n", (), True),
+    ("CHECK: x [[V:a\\sb]]\nCHECK: [[V]]", "x asb\nasb\n", (), True),
+    ("CHECK: {{\\[[[:digit:]]+\\]}}", "[42]\n", (), True),
 ]
 
 
@@ -74,7 +92,7 @@ def _ids():
 
 
 @pytest.mark.parametrize("checks,text,options,llvm_matches", CASES, ids=_ids())
-def test_whitespace_verdict_matches_llvm(tmp_path, checks, text, options, llvm_matches):
+def test_verdict_matches_llvm(tmp_path, checks, text, options, llvm_matches):
     (tmp_path / "check.txt").write_text(checks + "\n")
     (tmp_path / "input.txt").write_bytes(text.encode())
     llvm = subprocess.run([LLVM_FILECHECK, "check.txt", "--input-file=input.txt", *options],
@@ -102,3 +120,12 @@ def test_diagnostics_show_the_canonical_input(tmp_path):
     ours = tools.filecheck_tool(["FileCheck", "check.txt"], b"a\nb \t c\n", {}, str(tmp_path))
     assert ours.returncode == 1
     assert b"b c" in ours.stderr
+
+
+def test_package_cli_keeps_python_regex_escapes(tmp_path):
+    """`filecheck` keeps the package's Python `\\d`; `FileCheck` reads it as LLVM does."""
+    (tmp_path / "check.txt").write_text("CHECK: {{a\\db}}\n")
+    assert tools.filecheck_tool(["filecheck", "check.txt"], b"a1b\n", {},
+                                str(tmp_path)).returncode == 0
+    assert tools.filecheck_tool(["FileCheck", "check.txt"], b"a1b\n", {},
+                                str(tmp_path)).returncode == 1

@@ -110,54 +110,64 @@ BINARY_OPS: dict[str, type[_BinaryOp]] = {n: _binary(n, d) for n, d in _BINARY_D
 globals().update({cls.__name__: cls for cls in BINARY_OPS.values()})
 
 
+class _LiteralConstantOp(IRDLOperation):
+    """`%c = index.<op> LITERAL attr-dict`: a constant written as a bare literal.
+
+    Subclasses say how the literal is read (`_parse_literal`) and written
+    (`_literal`); their constructor takes the literal's Python value.
+    """
+
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        v = cls._parse_literal(parser)
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(v)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self._literal()}")
+        print_attr_dict(printer, self.attributes)
+
+
 @irdl_op_definition
-class ConstantOp(IRDLOperation):
+class ConstantOp(_LiteralConstantOp):
     """`%c = index.constant 42`; `value` is an IntegerAttr of type index."""
 
     name = "index.constant"
     value = prop_def(IntegerAttr)
     result = result_def(IndexType)
-    traits = traits_def(Pure())
 
     def __init__(self, value: int):
         super().__init__(properties={"value": IntegerAttr(value, INDEX)}, result_types=[INDEX])
 
-    @classmethod
-    def parse(cls, parser: Parser) -> ConstantOp:
-        v = parser.parse_integer(allow_boolean=False)
-        attrs = parser.parse_optional_attr_dict()
-        op = cls(v)
-        op.attributes.update(attrs)
-        return op
+    @staticmethod
+    def _parse_literal(parser: Parser) -> int:
+        return parser.parse_integer(allow_boolean=False)
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.value.value.data}")
-        print_attr_dict(printer, self.attributes)
+    def _literal(self) -> str:
+        return str(self.value.value.data)
 
 
 @irdl_op_definition
-class BoolConstantOp(IRDLOperation):
+class BoolConstantOp(_LiteralConstantOp):
     """`%t = index.bool.constant true` (an i1)."""
 
     name = "index.bool.constant"
     value = prop_def(BoolAttr)
     result = result_def(i1)
-    traits = traits_def(Pure())
 
     def __init__(self, value: bool):
         super().__init__(properties={"value": IntegerAttr(int(value), i1)}, result_types=[i1])
 
-    @classmethod
-    def parse(cls, parser: Parser) -> BoolConstantOp:
-        v = parser.parse_boolean()
-        attrs = parser.parse_optional_attr_dict()
-        op = cls(v)
-        op.attributes.update(attrs)
-        return op
+    @staticmethod
+    def _parse_literal(parser: Parser) -> bool:
+        return parser.parse_boolean()
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" true" if self.value.value.data else " false")
-        print_attr_dict(printer, self.attributes)
+    def _literal(self) -> str:
+        return "true" if self.value.value.data else "false"
 
 
 @irdl_op_definition

@@ -1,0 +1,61 @@
+"""linalg as xDSL defines it, plus the 2021 spellings of `linalg.fill`.
+
+2021's GPU and CPU tests initialise buffers with a `linalg.fill` whose operands
+came in parentheses: `linalg.fill(%buf, %v) : memref<..>, f32` until about
+mid-2021, then `linalg.fill(%v, %buf) : f32, memref<..>`.  Today's form is
+`linalg.fill ins(%v : f32) outs(%buf : memref<..>)`.  xDSL's parser meets the
+`(` with an internal IndexError, so the old forms are read here and built as
+today's op (the order is told apart by which type is the shaped one), and the
+upgrade is logged like the `std` names are.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import MemRefType, ShapedType
+from xdsl.dialects.linalg import Linalg as _XLinalg
+from xdsl.dialects.linalg.ops import FillOp as _XFill
+from xdsl.ir import Dialect
+from xdsl.parser import Parser
+
+from runner_core.ir.dialects._syntax import parse_operands, resolve_operands
+from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
+
+
+class FillOp(_XFill):
+    """xDSL's `linalg.fill`, also reading the two 2021 parenthesised forms."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _XFill:
+        start = parser.pos
+        if parser.parse_optional_punctuation("(") is None:
+            return super().parse(parser)
+        names = parse_operands(parser, 2)
+        parser.parse_punctuation(")")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        at = parser.pos
+        types = [parser.parse_type()]
+        parser.parse_punctuation(",")
+        types.append(parser.parse_type())
+        shaped = [isinstance(t, ShapedType) for t in types]
+        if shaped == [True, False]:      # early 2021: (buffer, value)
+            buf, value = resolve_operands(parser, names, types)
+        elif shaped == [False, True]:    # mid 2021: (value, buffer)
+            value, buf = resolve_operands(parser, names, types)
+        else:
+            parser.raise_error("linalg.fill: expected one scalar and one memref or tensor type, "
+                               f"got {types[0]}, {types[1]}", at, parser.pos)
+        log = UPGRADE_LOG.get()
+        if log is not None:
+            starts = getattr(parser, "op_starts", None)
+            log.append(Upgrade(starts[-1] if starts else start, "linalg.fill(...)",
+                               "linalg.fill ins(...) outs(...)", "2021 linalg.fill operands"))
+        # A memref fill has no results; a tensor fill returns the filled tensor.
+        res = [] if isinstance(buf.type, MemRefType) else [buf.type]
+        return cls([value], [buf], res=res, attributes=attrs)
+
+
+Linalg = Dialect("linalg", [FillOp if op is _XFill else op for op in _XLinalg.operations],
+                 list(_XLinalg.attributes))
+
+__all__ = ["Linalg", "FillOp"]
