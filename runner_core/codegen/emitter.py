@@ -32,19 +32,37 @@ def lower_module(module_op, target: TargetDescription, *, name: str = "module",
     from . import load_dialect_lowerings
 
     load_dialect_lowerings()
+    mod = new_module(name, target)
+    ctx = LoweringContext(target, mod, filename, options)
+    ops = list(module_op.body.block.ops) if hasattr(module_op, "body") else list(module_op.ops)
+    lower_module_ops(ctx, [op for op in ops if op.name not in _IGNORED_MODULE_OPS],
+                     "at module level")
+    return mod, ctx
+
+
+def new_module(name: str, target: TargetDescription) -> ir.Module:
+    """An empty LLVM module with ``target``'s triple and data layout."""
     mod = ir.Module(name=name)
     mod.triple = target.triple
     mod.data_layout = target.data_layout
-    ctx = LoweringContext(target, mod, filename, options)
-    ops = list(module_op.body.block.ops) if hasattr(module_op, "body") else list(module_op.ops)
+    return mod
+
+
+def lower_module_ops(ctx: LoweringContext, ops, where: str) -> None:
+    """Lower module-level ``ops`` in two passes: declare every symbol, then define bodies.
+
+    Declaring first lets a body refer to a function or global defined later in
+    the module.  Every op is looked up before any is lowered, so an op the
+    target cannot lower (``where``: the place named in the error) fails before
+    code is emitted.
+    """
+    target_name = ctx.target.name
     entries = []
     for op in ops:
-        if op.name in _IGNORED_MODULE_OPS:
-            continue
-        entry = registry.lookup_module_op(op.name, target.name)
+        entry = registry.lookup_module_op(op.name, target_name)
         if entry is None:
-            raise unsupported(op, f"operation '{op.name}' at module level",
-                              hint=f"no module-level lowering for target '{target.name}'")
+            raise unsupported(op, f"operation '{op.name}' {where}",
+                              hint=f"no module-level lowering for target '{target_name}'")
         entries.append((entry, op))
     for entry, op in entries:
         if entry.declare is not None:
@@ -52,7 +70,6 @@ def lower_module(module_op, target: TargetDescription, *, name: str = "module",
     for entry, op in entries:
         if entry.define is not None:
             _guard(entry.define, ctx, op)
-    return mod, ctx
 
 
 def _guard(fn, ctx, op):

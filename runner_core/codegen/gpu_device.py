@@ -246,34 +246,20 @@ def lower_gpu_module(gpu_module_op, hooks: KernelHooks, *, filename: str = "",
     Raises ``UnsupportedError`` (op name and source location) for anything the
     target cannot compile, before any code runs.
     """
-    from . import load_dialect_lowerings, registry
-    from .emitter import _guard
+    from . import load_dialect_lowerings
+    from .emitter import lower_module_ops, new_module
 
     load_dialect_lowerings()
     name = gpu_module_op.sym_name.data
     target = hooks.target_description()
-    mod = ir.Module(name=name)
-    mod.triple = target.triple
-    mod.data_layout = target.data_layout
+    mod = new_module(name, target)
     opts = dict(options or {})
     opts[HOOKS_OPTION] = hooks
     kernels: list[KernelInfo] = []
     opts[_KERNELS_OPTION] = kernels
     ctx = LoweringContext(target, mod, filename, opts)
     hooks.begin_module(ctx, gpu_module_op)
-    entries = []
-    for op in gpu_module_op.body.block.ops:
-        entry = registry.lookup_module_op(op.name, target.name)
-        if entry is None:
-            raise ctx.unsupported(op, f"operation '{op.name}' in a gpu.module",
-                                  hint=f"no module-level lowering for target '{target.name}'")
-        entries.append((entry, op))
-    for entry, op in entries:
-        if entry.declare is not None:
-            _guard(entry.declare, ctx, op)
-    for entry, op in entries:
-        if entry.define is not None:
-            _guard(entry.define, ctx, op)
+    lower_module_ops(ctx, gpu_module_op.body.block.ops, "in a gpu.module")
     hooks.finish_module(ctx, kernels)
     return KernelModule(name, mod, ctx, kernels)
 
@@ -459,28 +445,14 @@ def _dim_of(op) -> int:
     return op.dimension.index
 
 
-@lowering("gpu.thread_id")
-def _thread_id(ctx, op):
+_ID_READERS = {"gpu.thread_id": thread_id, "gpu.block_id": block_id,
+               "gpu.block_dim": block_dim, "gpu.grid_dim": grid_dim}
+
+
+@lowering(*_ID_READERS)
+def _id_or_size(ctx, op):
     hooks_of(ctx, op)
-    ctx.set_results(op, [thread_id(ctx, _dim_of(op))])
-
-
-@lowering("gpu.block_id")
-def _block_id(ctx, op):
-    hooks_of(ctx, op)
-    ctx.set_results(op, [block_id(ctx, _dim_of(op))])
-
-
-@lowering("gpu.block_dim")
-def _block_dim(ctx, op):
-    hooks_of(ctx, op)
-    ctx.set_results(op, [block_dim(ctx, _dim_of(op))])
-
-
-@lowering("gpu.grid_dim")
-def _grid_dim(ctx, op):
-    hooks_of(ctx, op)
-    ctx.set_results(op, [grid_dim(ctx, _dim_of(op))])
+    ctx.set_results(op, [_ID_READERS[op.name](ctx, _dim_of(op))])
 
 
 @lowering("gpu.global_id")
