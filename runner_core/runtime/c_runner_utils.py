@@ -16,7 +16,7 @@ from . import memref_access as ma
 from .cstdio import symbol_address
 from .registry import Provider, register_provider
 
-_IR = r"""
+_HEAD = r"""
 @stdout = external global ptr
 @stderr = external global ptr
 declare i32 @fprintf(ptr, ptr, ...)
@@ -27,53 +27,11 @@ declare ptr @malloc(i64)
 declare ptr @aligned_alloc(i64, i64)
 declare void @free(ptr)
 
-@fmt_i64 = private unnamed_addr constant [4 x i8] c"%ld\00"
-@fmt_u64 = private unnamed_addr constant [4 x i8] c"%lu\00"
-@fmt_g = private unnamed_addr constant [3 x i8] c"%g\00"
 @fmt_flops = private unnamed_addr constant [12 x i8] c"%lf GFLOPS\0A\00"
-@s_open = private unnamed_addr constant [3 x i8] c"( \00"
-@s_close = private unnamed_addr constant [3 x i8] c" )\00"
-@s_comma = private unnamed_addr constant [3 x i8] c", \00"
 
-define void @printI64(i64 %x) {
-  %f = load ptr, ptr @stdout
-  call i32 (ptr, ptr, ...) @fprintf(ptr %f, ptr @fmt_i64, i64 %x)
-  ret void
-}
-define void @printU64(i64 %x) {
-  %f = load ptr, ptr @stdout
-  call i32 (ptr, ptr, ...) @fprintf(ptr %f, ptr @fmt_u64, i64 %x)
-  ret void
-}
-define void @printF32(float %x) {
-  %f = load ptr, ptr @stdout
-  %d = fpext float %x to double
-  call i32 (ptr, ptr, ...) @fprintf(ptr %f, ptr @fmt_g, double %d)
-  ret void
-}
-define void @printF64(double %x) {
-  %f = load ptr, ptr @stdout
-  call i32 (ptr, ptr, ...) @fprintf(ptr %f, ptr @fmt_g, double %x)
-  ret void
-}
 define void @printString(ptr %s) {
   %f = load ptr, ptr @stdout
   call i32 @fputs(ptr %s, ptr %f)
-  ret void
-}
-define void @printOpen() {
-  %f = load ptr, ptr @stdout
-  call i32 @fputs(ptr @s_open, ptr %f)
-  ret void
-}
-define void @printClose() {
-  %f = load ptr, ptr @stdout
-  call i32 @fputs(ptr @s_close, ptr %f)
-  ret void
-}
-define void @printComma() {
-  %f = load ptr, ptr @stdout
-  call i32 @fputs(ptr @s_comma, ptr %f)
   ret void
 }
 define void @printNewline() {
@@ -116,6 +74,42 @@ define void @mlirAlignedFree(ptr %p) {
   ret void
 }
 """
+
+# Scalar printers: (function, argument type, C format).  A float reaches
+# fprintf as a double, as C's variadic promotion passes it.
+_SCALARS = (("printI64", "i64", "%ld"), ("printU64", "i64", "%lu"),
+            ("printF32", "float", "%g"), ("printF64", "double", "%g"))
+# Punctuation printers: (function, the text it writes).
+_PUNCTUATION = (("printOpen", "( "), ("printClose", " )"), ("printComma", ", "))
+
+
+def _c_string(name: str, text: str) -> str:
+    """A private NUL-terminated constant ``@name`` holding ASCII ``text``."""
+    return (f'@{name} = private unnamed_addr constant [{len(text) + 1} x i8] '
+            f'c"{text}\\00"\n')
+
+
+def _scalar_printer(name: str, ty: str, fmt: str) -> str:
+    convert, arg = "", f"{ty} %x"
+    if ty == "float":
+        convert, arg = "  %d = fpext float %x to double\n", "double %d"
+    return (_c_string(f"fmt.{name}", fmt)
+            + f"define void @{name}({ty} %x) {{\n"
+            f"  %f = load ptr, ptr @stdout\n{convert}"
+            f"  call i32 (ptr, ptr, ...) @fprintf(ptr %f, ptr @fmt.{name}, {arg})\n"
+            "  ret void\n}\n")
+
+
+def _text_printer(name: str, text: str) -> str:
+    return (_c_string(f"text.{name}", text)
+            + f"define void @{name}() {{\n"
+            "  %f = load ptr, ptr @stdout\n"
+            f"  call i32 @fputs(ptr @text.{name}, ptr %f)\n"
+            "  ret void\n}\n")
+
+
+_IR = "".join([_HEAD, *(_scalar_printer(*row) for row in _SCALARS),
+               *(_text_printer(*row) for row in _PUNCTUATION)])
 
 _EXPORTS = ["printI64", "printU64", "printF32", "printF64", "printString", "printOpen",
             "printClose", "printComma", "printNewline", "printFlops", "rtclock", "mlirAlloc",

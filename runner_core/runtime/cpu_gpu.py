@@ -47,7 +47,7 @@ from runner_core.errors import ExecutionError
 from . import host_register_2021
 from .registry import Provider, register_provider
 
-_SHIM_IR = r"""
+_SHIM_HEAD = r"""
 declare ptr @aligned_alloc(i64, i64)
 declare void @free(ptr)
 declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
@@ -62,6 +62,17 @@ declare i32 @py_register_typed(i32, i64, ptr)
 @handles = internal global [2 x i64] zeroinitializer
 @empty = private unnamed_addr constant [1 x i8] zeroinitializer
 
+; A non-zero status from a Python callback stops the program with its message.
+define internal void @stop_on_error(i32 %r) {
+  %bad = icmp ne i32 %r, 0
+  br i1 %bad, label %fail, label %ok
+fail:
+  %msg = call ptr @py_error()
+  call void @_gpurunner_assert_fail(ptr %msg, ptr @empty)
+  unreachable
+ok:
+  ret void
+}
 define ptr @mgpuModuleLoad(ptr %data, i64 %size) {
   %m = call ptr @py_module_load(ptr %data, i64 %size)
   ret ptr %m
@@ -78,39 +89,15 @@ define void @mgpuLaunchKernel(ptr %f, i64 %gx, i64 %gy, i64 %gz, i64 %bx, i64 %b
                               i32 %smem, ptr %stream, ptr %params, ptr %extra, i64 %n) {
   %r = call i32 @py_launch(ptr %f, i64 %gx, i64 %gy, i64 %gz, i64 %bx, i64 %by, i64 %bz,
                            i32 %smem, ptr %stream, ptr %params, ptr %extra, i64 %n)
-  %bad = icmp ne i32 %r, 0
-  br i1 %bad, label %fail, label %ok
-fail:
-  %msg = call ptr @py_error()
-  call void @_gpurunner_assert_fail(ptr %msg, ptr @empty)
-  unreachable
-ok:
+  call void @stop_on_error(i32 %r)
   ret void
 }
 define ptr @mgpuStreamCreate() {
   ret ptr @handles
 }
-define void @mgpuStreamDestroy(ptr %s) {
-  ret void
-}
-define void @mgpuStreamSynchronize(ptr %s) {
-  ret void
-}
-define void @mgpuStreamWaitEvent(ptr %s, ptr %e) {
-  ret void
-}
 define ptr @mgpuEventCreate() {
   %e = getelementptr i64, ptr @handles, i64 1
   ret ptr %e
-}
-define void @mgpuEventDestroy(ptr %e) {
-  ret void
-}
-define void @mgpuEventSynchronize(ptr %e) {
-  ret void
-}
-define void @mgpuEventRecord(ptr %e, ptr %s) {
-  ret void
 }
 define ptr @mgpuMemAlloc(i64 %size, ptr %stream, i8 %shared) {
   %zero = icmp eq i64 %size, 0
@@ -131,75 +118,56 @@ define void @mgpuMemcpy(ptr %dst, ptr %src, i64 %n, ptr %stream) {
   call void @llvm.memmove.p0.p0.i64(ptr %dst, ptr %src, i64 %n, i1 false)
   ret void
 }
-define void @mgpuMemset32(ptr %dst, i32 %v, i64 %count, ptr %stream) {
-entry:
-  br label %loop
-loop:
-  %i = phi i64 [0, %entry], [%i1, %body]
-  %more = icmp ult i64 %i, %count
-  br i1 %more, label %body, label %done
-body:
-  %p = getelementptr i32, ptr %dst, i64 %i
-  store i32 %v, ptr %p
-  %i1 = add i64 %i, 1
-  br label %loop
-done:
-  ret void
-}
-define void @mgpuMemset16(ptr %dst, i32 %v, i64 %count, ptr %stream) {
-entry:
-  %h = trunc i32 %v to i16
-  br label %loop
-loop:
-  %i = phi i64 [0, %entry], [%i1, %body]
-  %more = icmp ult i64 %i, %count
-  br i1 %more, label %body, label %done
-body:
-  %p = getelementptr i16, ptr %dst, i64 %i
-  store i16 %h, ptr %p
-  %i1 = add i64 %i, 1
-  br label %loop
-done:
-  ret void
-}
-define void @mgpuMemHostRegister(ptr %p, i64 %n) {
-  ret void
-}
-define void @mgpuMemHostUnregister(ptr %p) {
-  ret void
-}
-define void @mgpuMemHostRegisterMemRef(i64 %rank, ptr %d, i64 %esize) {
-  ret void
-}
-define void @mgpuMemHostUnregisterMemRef(i64 %rank, ptr %d, i64 %esize) {
-  ret void
-}
-define void @mgpuMemHostRegisterFloat(i64 %rank, ptr %d) {
-  %r = call i32 @py_register_typed(i32 0, i64 %rank, ptr %d)
-  %bad = icmp ne i32 %r, 0
-  br i1 %bad, label %fail, label %ok
-fail:
-  %msg = call ptr @py_error()
-  call void @_gpurunner_assert_fail(ptr %msg, ptr @empty)
-  unreachable
-ok:
-  ret void
-}
-define void @mgpuMemHostRegisterInt32(i64 %rank, ptr %d) {
-  %r = call i32 @py_register_typed(i32 1, i64 %rank, ptr %d)
-  %bad = icmp ne i32 %r, 0
-  br i1 %bad, label %fail, label %ok
-fail:
-  %msg = call ptr @py_error()
-  call void @_gpurunner_assert_fail(ptr %msg, ptr @empty)
-  unreachable
-ok:
-  ret void
-}
-define void @mgpuSetDefaultDevice(i32 %d) {
-  ret void
-}
 """
+
+# Streams are eager and host memory needs no registration: these have nothing to do.
+_NO_OPS = ("mgpuStreamDestroy(ptr %s)", "mgpuStreamSynchronize(ptr %s)",
+           "mgpuStreamWaitEvent(ptr %s, ptr %e)", "mgpuEventDestroy(ptr %e)",
+           "mgpuEventSynchronize(ptr %e)", "mgpuEventRecord(ptr %e, ptr %s)",
+           "mgpuMemHostRegister(ptr %p, i64 %n)", "mgpuMemHostUnregister(ptr %p)",
+           "mgpuMemHostRegisterMemRef(i64 %rank, ptr %d, i64 %esize)",
+           "mgpuMemHostUnregisterMemRef(i64 %rank, ptr %d, i64 %esize)",
+           "mgpuSetDefaultDevice(i32 %d)")
+
+
+def _memset(bits: int) -> str:
+    """``mgpuMemset{bits}``: store the low ``bits`` of the i32 value ``count`` times."""
+    value = "%v" if bits == 32 else "%w"
+    narrow = "" if bits == 32 else f"  %w = trunc i32 %v to i{bits}\n"
+    return f"""define void @mgpuMemset{bits}(ptr %dst, i32 %v, i64 %count, ptr %stream) {{
+entry:
+{narrow}  br label %loop
+loop:
+  %i = phi i64 [0, %entry], [%i1, %body]
+  %more = icmp ult i64 %i, %count
+  br i1 %more, label %body, label %done
+body:
+  %p = getelementptr i{bits}, ptr %dst, i64 %i
+  store i{bits} {value}, ptr %p
+  %i1 = add i64 %i, 1
+  br label %loop
+done:
+  ret void
+}}
+"""
+
+
+def _typed_register(kind: int, name: str) -> str:
+    """2021's ``mgpuMemHostRegisterFloat``-style helper: fill in Python (by kind number)."""
+    return f"""define void @{name}(i64 %rank, ptr %d) {{
+  %r = call i32 @py_register_typed(i32 {kind}, i64 %rank, ptr %d)
+  call void @stop_on_error(i32 %r)
+  ret void
+}}
+"""
+
+
+_SHIM_IR = "".join([
+    _SHIM_HEAD,
+    *(f"define void @{sig} {{\n  ret void\n}}\n" for sig in _NO_OPS),
+    _memset(32), _memset(16),
+    *(_typed_register(k, n) for k, n in enumerate(host_register_2021.HELPER_KINDS)),
+])
 
 SYMBOLS = ("mgpuModuleLoad", "mgpuModuleUnload", "mgpuModuleGetFunction", "mgpuLaunchKernel",
            "mgpuStreamCreate", "mgpuStreamDestroy", "mgpuStreamSynchronize",

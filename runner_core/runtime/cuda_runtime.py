@@ -178,6 +178,22 @@ fail.{t}:
   br label %ok.{t}
 ok.{t}:"""
 
+    def forward(signature: str, driver: str, args: str, *, arg: str = "ptr null",
+                stream: str = "", before: str = "") -> str:
+        """``define void signature``: make the context current, give perturbation its
+        chance on ``stream`` (when named), run the ``before`` instruction, then the
+        checked driver call ``driver(args)``; a failure is reported with ``arg``."""
+        site = f"{signature.split('(', 1)[0]}:{driver}"
+        perturb = f"  call void @perturb(i32 {s[site]}, ptr {stream})\n" if stream else ""
+        before = f"  {before}\n" if before else ""
+        return f"""define void @{signature} {{
+entry:
+  call void @ensure_ctx()
+{perturb}{before}  {checked(f"{cu(driver)}({args})", site, arg).strip()}
+  ret void
+}}
+"""
+
     return f"""
 @{_CTX_GLOBAL} = global ptr null
 @{_LAST_FN_GLOBAL} = global ptr null
@@ -371,22 +387,8 @@ done:
   ret void
 }}
 
-define void @mgpuStreamSynchronize(ptr %s) {{
-entry:
-  call void @ensure_ctx()
-  {checked(f"{cu('cuStreamSynchronize')}(ptr %s)",
-           "mgpuStreamSynchronize:cuStreamSynchronize").strip()}
-  ret void
-}}
-
-define void @mgpuStreamWaitEvent(ptr %s, ptr %e) {{
-entry:
-  call void @ensure_ctx()
-  {checked(f"{cu('cuStreamWaitEvent')}(ptr %s, ptr %e, i32 0)",
-           "mgpuStreamWaitEvent:cuStreamWaitEvent").strip()}
-  ret void
-}}
-
+{forward("mgpuStreamSynchronize(ptr %s)", "cuStreamSynchronize", "ptr %s")}
+{forward("mgpuStreamWaitEvent(ptr %s, ptr %e)", "cuStreamWaitEvent", "ptr %s, ptr %e, i32 0")}
 define ptr @mgpuEventCreate() {{
 entry:
   %slot = alloca ptr
@@ -398,29 +400,9 @@ entry:
   ret ptr %e
 }}
 
-define void @mgpuEventDestroy(ptr %e) {{
-entry:
-  call void @ensure_ctx()
-  {checked(f"{cu('cuEventDestroy')}(ptr %e)", "mgpuEventDestroy:cuEventDestroy").strip()}
-  ret void
-}}
-
-define void @mgpuEventSynchronize(ptr %e) {{
-entry:
-  call void @ensure_ctx()
-  {checked(f"{cu('cuEventSynchronize')}(ptr %e)",
-           "mgpuEventSynchronize:cuEventSynchronize").strip()}
-  ret void
-}}
-
-define void @mgpuEventRecord(ptr %e, ptr %s) {{
-entry:
-  call void @ensure_ctx()
-  call void @perturb(i32 {s['mgpuEventRecord:cuEventRecord']}, ptr %s)
-  {checked(f"{cu('cuEventRecord')}(ptr %e, ptr %s)", "mgpuEventRecord:cuEventRecord").strip()}
-  ret void
-}}
-
+{forward("mgpuEventDestroy(ptr %e)", "cuEventDestroy", "ptr %e")}
+{forward("mgpuEventSynchronize(ptr %e)", "cuEventSynchronize", "ptr %e")}
+{forward("mgpuEventRecord(ptr %e, ptr %s)", "cuEventRecord", "ptr %e, ptr %s", stream="%s")}
 define ptr @mgpuMemAlloc(i64 %size, ptr %stream, i8 %shared) {{
 entry:
   %slot = alloca ptr
@@ -471,34 +453,13 @@ done:
   ret void
 }}
 
-define void @mgpuMemcpy(ptr %dst, ptr %src, i64 %size, ptr %stream) {{
-entry:
-  call void @ensure_ctx()
-  call void @perturb(i32 {s['mgpuMemcpy:cuMemcpyAsync']}, ptr %stream)
-  {checked(f"{cu('cuMemcpyAsync')}(ptr %dst, ptr %src, i64 %size, ptr %stream)",
-           "mgpuMemcpy:cuMemcpyAsync", "ptr %dst").strip()}
-  ret void
-}}
-
-define void @mgpuMemset32(ptr %dst, i32 %value, i64 %count, ptr %stream) {{
-entry:
-  call void @ensure_ctx()
-  call void @perturb(i32 {s['mgpuMemset32:cuMemsetD32Async']}, ptr %stream)
-  {checked(f"{cu('cuMemsetD32Async')}(ptr %dst, i32 %value, i64 %count, ptr %stream)",
-           "mgpuMemset32:cuMemsetD32Async", "ptr %dst").strip()}
-  ret void
-}}
-
-define void @mgpuMemset16(ptr %dst, i16 %value, i64 %count, ptr %stream) {{
-entry:
-  call void @ensure_ctx()
-  call void @perturb(i32 {s['mgpuMemset16:cuMemsetD16Async']}, ptr %stream)
-  %v = zext i16 %value to i32
-  {checked(f"{cu('cuMemsetD16Async')}(ptr %dst, i32 %v, i64 %count, ptr %stream)",
-           "mgpuMemset16:cuMemsetD16Async", "ptr %dst").strip()}
-  ret void
-}}
-"""
+{forward("mgpuMemcpy(ptr %dst, ptr %src, i64 %size, ptr %stream)", "cuMemcpyAsync",
+          "ptr %dst, ptr %src, i64 %size, ptr %stream", arg="ptr %dst", stream="%stream")}
+{forward("mgpuMemset32(ptr %dst, i32 %value, i64 %count, ptr %stream)", "cuMemsetD32Async",
+          "ptr %dst, i32 %value, i64 %count, ptr %stream", arg="ptr %dst", stream="%stream")}
+{forward("mgpuMemset16(ptr %dst, i16 %value, i64 %count, ptr %stream)", "cuMemsetD16Async",
+          "ptr %dst, i32 %v, i64 %count, ptr %stream", arg="ptr %dst", stream="%stream",
+          before="%v = zext i16 %value to i32")}"""
 
 
 # The spin kernel of perturbation: holds its stream for a number of SM clock cycles.
