@@ -176,28 +176,27 @@ class Settings:
     repeat_masks: list = field(default_factory=list)
 
 
-def _timeout(config: pytest.Config) -> float | None:
-    value = config.getoption("gpurunner_timeout")
+def _number(config: pytest.Config, name: str, convert, default: str, expected: str):
+    """Option ``name`` from the command line, else from the ini (``default`` when empty)."""
+    value = config.getoption(name)
     if value is None:
-        raw = str(config.getini("gpurunner_timeout")).strip() or "0"
+        raw = str(config.getini(name)).strip() or default
         try:
-            value = float(raw)
+            value = convert(raw)
         except ValueError:
-            raise pytest.UsageError(f"gpurunner_timeout = {raw!r}: expected seconds") from None
+            raise pytest.UsageError(f"{name} = {raw!r}: expected {expected}") from None
+    return value
+
+
+def _timeout(config: pytest.Config) -> float | None:
+    value = _number(config, "gpurunner_timeout", float, "0", "seconds")
     if value < 0:
         raise pytest.UsageError("gpurunner timeout must not be negative")
     return value or None
 
 
 def _repeat(config: pytest.Config) -> int:
-    value = config.getoption("gpurunner_repeat")
-    if value is None:
-        raw = str(config.getini("gpurunner_repeat")).strip() or "1"
-        try:
-            value = int(raw)
-        except ValueError:
-            raise pytest.UsageError(f"gpurunner_repeat = {raw!r}: expected a number of "
-                                    f"runs") from None
+    value = _number(config, "gpurunner_repeat", int, "1", "a number of runs")
     if value < 1:
         raise pytest.UsageError(f"--gpurunner-repeat={value}: expected at least 1 run")
     return value

@@ -445,14 +445,7 @@ def _call_isolated(resolved, args, stdin, env, state: _State):
             [sys.executable, "-m", "pytest_gpurunner.isolated", result_path],
             cwd=state.cwd, env=child_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, start_new_session=True)
-        try:
-            out, err = proc.communicate(request, timeout=state.remaining())
-        except (subprocess.TimeoutExpired, Timeout):
-            _kill_group(proc)
-            raise Timeout() from None
-        except BaseException:
-            _kill_group(proc)
-            raise
+        out, err = _communicate(proc, request, state)
         if proc.returncode < 0:  # the crash `not --crash` is looking for
             return proc.returncode, out, err, {"isolated": True}
         try:
@@ -478,15 +471,21 @@ def _call_system(path: str, args: list[str], stdin: bytes, env, state: _State, m
         )
     except OSError as err:
         raise ShellError(f"Could not create process ({path}) due to {err}") from None
+    out, err = _communicate(proc, stdin, state)
+    return proc.returncode, out or b"", err or b""
+
+
+def _communicate(proc: subprocess.Popen, stdin: bytes, state: _State) -> tuple[bytes, bytes]:
+    """Feed ``stdin`` and collect the output within the script's time left; on a timeout
+    (or an interrupt) the child's whole process group is killed before unwinding."""
     try:
-        out, err = proc.communicate(stdin, timeout=state.remaining())
+        return proc.communicate(stdin, timeout=state.remaining())
     except (subprocess.TimeoutExpired, Timeout):
         _kill_group(proc)
         raise Timeout() from None
     except BaseException:
         _kill_group(proc)
         raise
-    return proc.returncode, out or b"", err or b""
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

@@ -46,6 +46,12 @@ def project(pytester: pytest.Pytester, ini) -> pytest.Pytester:
 
 
 @pytest.fixture
+def integration(project: pytest.Pytester):
+    """The project's ``integration_test`` folder: by default its tests are integration tests."""
+    return project.mkdir("integration_test")
+
+
+@pytest.fixture
 def subprocess_path(pytester: pytest.Pytester, monkeypatch) -> None:
     """Make the fake tools (and modules written into the project) importable in subprocesses."""
     here = str(Path(__file__).resolve().parent)

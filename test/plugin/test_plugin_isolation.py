@@ -7,11 +7,6 @@ def run(project: pytest.Pytester, *args: str):
     return project.runpytest_inprocess("-p", "no:cacheprovider", *args)
 
 
-@pytest.fixture
-def integration(project):
-    return project.mkdir("integration_test")
-
-
 def test_a_segfault_fails_one_test_and_the_next_ones_pass(project, integration):
     (integration / "a_crash.mlir").write_text("// RUN: fake-crash\n")
     (integration / "b_after.mlir").write_text("// RUN: fake-echo-env | FileCheck %s\n"

@@ -26,11 +26,6 @@ def run(project: pytest.Pytester, *args: str):
     return project.runpytest_inprocess("-p", "no:cacheprovider", *args)
 
 
-@pytest.fixture
-def integration(project):
-    return project.mkdir("integration_test")
-
-
 # ----------------------------------------------------------------------------- real runner
 
 
