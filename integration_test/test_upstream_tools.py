@@ -27,6 +27,8 @@ from pathlib import Path
 
 import pytest
 
+from pytest_gpurunner.script import run_commands
+
 ROOT = Path(__file__).resolve().parents[1]
 HERE = ROOT / "integration_test"
 LLVM_BIN = Path(os.environ.get("GPURUNNER_LLVM_BIN", "/usr/lib/llvm-22/bin"))
@@ -71,22 +73,6 @@ def _files() -> list[Path]:
                   if p.relative_to(HERE).parts[0] not in SKIP_DIRS)
 
 
-def run_lines(path: Path) -> list[str]:
-    """The file's RUN commands with continuation lines joined (lit's rule)."""
-    commands, current = [], ""
-    for line in path.read_text().splitlines():
-        match = re.search(r"RUN:(.*)$", line)
-        if not match:
-            continue
-        text = match.group(1).rstrip()
-        if text.endswith("\\"):
-            current += text[:-1] + " "
-            continue
-        commands.append(current + text)
-        current = ""
-    return commands
-
-
 RUNNERS = {"mlir-runner", "mlir-cpu-runner"}
 
 
@@ -107,7 +93,7 @@ def opt_prefix(command: str, path: Path) -> tuple[list[list[str]], bool]:
 
 def _lowers_upstream(path: Path) -> tuple[bool, str]:
     checked = 0
-    for command in run_lines(path):
+    for command in run_commands(path):
         data: bytes | None = None
         stages, to_runner = opt_prefix(command, path)
         if to_runner:
@@ -121,7 +107,7 @@ def _lowers_upstream(path: Path) -> tuple[bool, str]:
     return True, f"{checked} stage(s)"
 
 
-OPT_FILES = [p for p in _files() if any(opt_prefix(c, p)[0] for c in run_lines(p))]
+OPT_FILES = [p for p in _files() if any(opt_prefix(c, p)[0] for c in run_commands(p))]
 
 
 @pytest.mark.parametrize("path", OPT_FILES, ids=[_rel(p) for p in OPT_FILES])

@@ -111,6 +111,15 @@ def parse_file(path: str) -> ParsedTest:
     )
 
 
+def run_commands(path: str | os.PathLike) -> list[str]:
+    """The commands of ``path``'s RUN lines as lit reads them (continuations joined).
+
+    For code that replays a file's RUN lines without the plug-in (the project's
+    own front-end and differential tests, ``update_checks.py``).
+    """
+    return [command.strip() for _, _, command in parse_file(os.fspath(path)).run_lines]
+
+
 def directive_line(test: ParsedTest, keyword: str, expressions: list[str]) -> int | None:
     """1-based line of the ``keyword`` directive (``REQUIRES:``, ``UNSUPPORTED:``) that
     lists the first of ``expressions``; else of the first such directive; else None.

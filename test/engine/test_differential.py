@@ -20,14 +20,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from update_checks import LLVM, REAL_LIBS, pipeline
 
 HERE = Path(__file__).parent
 PROGRAMS = sorted((HERE / "programs").glob("*.mlir"))
-LLVM = Path("/usr/lib/llvm-22")
-REAL_LIBS = {
-    "%mlir_runner_utils": str(LLVM / "lib/libmlir_runner_utils.so"),
-    "%mlir_c_runner_utils": str(LLVM / "lib/libmlir_c_runner_utils.so"),
-}
 BUILTIN_LIBS = {"%mlir_runner_utils": "mlir_runner_utils",
                 "%mlir_c_runner_utils": "mlir_c_runner_utils"}
 BASE = re.compile(rb"base@ = 0x[0-9a-f]+")
@@ -41,21 +37,7 @@ pytestmark = [pytest.mark.integration,
 
 def run_script(path: Path) -> list[list[str]]:
     """The RUN line's stages before FileCheck, as argument lists (with %s replaced)."""
-    cmd, cur = [], ""
-    for line in path.read_text().splitlines():
-        m = re.match(r"\s*//\s*RUN:(.*)$", line)
-        if not m:
-            continue
-        part = m.group(1).strip()
-        if part.endswith("\\"):
-            cur += part[:-1] + " "
-        else:
-            cmd.append(cur + part)
-            cur = ""
-    assert len(cmd) == 1, f"{path}: expected one RUN command"
-    stages = [shlex.split(s.replace("%s", str(path))) for s in cmd[0].split("|")]
-    assert stages[-1][0] == "FileCheck"
-    return stages[:-1]
+    return [shlex.split(s.replace("%s", str(path))) for s in pipeline(path)]
 
 
 def substitute(stages, table):

@@ -16,38 +16,28 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pytest_gpurunner.script import run_commands
+
 HERE = Path(__file__).parent
 LLVM = Path("/usr/lib/llvm-22")
-SUBST = {
+REAL_LIBS = {
     "%mlir_runner_utils": str(LLVM / "lib/libmlir_runner_utils.so"),
     "%mlir_c_runner_utils": str(LLVM / "lib/libmlir_c_runner_utils.so"),
 }
 BASE = re.compile(r"base@ = 0x[0-9a-f]+")
 
 
-def run_lines(text: str) -> str:
-    """The RUN script (continuations joined), up to the FileCheck stage."""
-    lines = []
-    cur = ""
-    for line in text.splitlines():
-        m = re.match(r"\s*//\s*RUN:(.*)$", line)
-        if not m:
-            continue
-        part = m.group(1).strip()
-        if part.endswith("\\"):
-            cur += part[:-1] + " "
-            continue
-        lines.append(cur + part)
-        cur = ""
-    (cmd,) = lines
+def pipeline(path: Path) -> list[str]:
+    """The stages of the file's one RUN command before its FileCheck stage."""
+    (cmd,) = run_commands(path)
     stages = [s.strip() for s in cmd.split("|")]
     assert stages[-1].startswith("FileCheck"), stages[-1]
-    return " | ".join(stages[:-1])
+    return stages[:-1]
 
 
 def upstream_output(path: Path) -> bytes:
-    cmd = run_lines(path.read_text())
-    for k, v in SUBST.items():
+    cmd = " | ".join(pipeline(path))
+    for k, v in REAL_LIBS.items():
         cmd = cmd.replace(k, v)
     cmd = cmd.replace("%s", str(path))
     cmd = re.sub(r"\bmlir-opt\b", str(LLVM / "bin/mlir-opt"), cmd)

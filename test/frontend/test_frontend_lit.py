@@ -11,31 +11,16 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import re
 import shlex
 from pathlib import Path
 
 import pytest
 
+from pytest_gpurunner.script import run_commands
 from runner_core.opt import tool_main
 
 HERE = Path(__file__).parent
 FILES = sorted(p for p in HERE.rglob("*.mlir"))
-
-
-def _run_lines(text: str) -> list[str]:
-    lines, cur = [], ""
-    for line in text.splitlines():
-        m = re.search(r"//\s*RUN:(.*)$", line)
-        if not m:
-            continue
-        part = m.group(1).rstrip()
-        if part.endswith("\\"):
-            cur += part[:-1] + " "
-            continue
-        lines.append((cur + part).strip())
-        cur = ""
-    return lines
 
 
 def _filecheck(args: list[str], stdin: bytes) -> tuple[int, str]:
@@ -77,7 +62,7 @@ def _run_stage(words: list[str], stdin: bytes) -> tuple[int, bytes, bytes]:
 def run_file(path: Path) -> list[str]:
     """Failures (empty when every RUN line passes)."""
     failures = []
-    for cmd in _run_lines(path.read_text()):
+    for cmd in run_commands(path):
         cmd = cmd.replace("%s", str(path)).replace("%S", str(path.parent))
         data = b""
         for stage in cmd.split("|"):
@@ -91,6 +76,6 @@ def run_file(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(HERE)) for p in FILES])
 def test_mlir_file(path: Path):
-    assert _run_lines(path.read_text()), f"{path} has no RUN line"
+    assert run_commands(path), f"{path} has no RUN line"
     failures = run_file(path)
     assert not failures, "\n".join(failures)
