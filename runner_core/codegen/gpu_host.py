@@ -152,39 +152,52 @@ def _declare_gpu_module(ctx: LoweringContext, op) -> None:
 register_module_op("gpu.module", declare=_declare_gpu_module)
 
 
-def _module_handle(ctx: LoweringContext, m: _LoadedModule) -> ir.Value:
-    """Load the module on first use; concurrent first uses agree through a CAS."""
+def _cached_handle(ctx: LoweringContext, slot: ir.GlobalVariable, blocks: tuple[str, str],
+                   fill: Callable[[], ir.Value]) -> ir.Value:
+    """The handle in ``slot``; while it is null, ``fill()`` emits code that obtains it
+    (and stores it).  The fast path is one acquire load and a branch."""
     bld = ctx.builder
-    cur = bld.load_atomic(m.handle, "acquire", 8, typ=PTR)
+    cur = bld.load_atomic(slot, "acquire", 8, typ=PTR)
     is_null = bld.icmp_unsigned("==", cur, ir.Constant(PTR, None))
     pre = bld.block
-    load_b, done = ctx.new_block("gpu.load_module"), ctx.new_block("gpu.module_ready")
-    bld.cbranch(is_null, load_b, done)
-    bld.position_at_end(load_b)
-    new = ctx.call("mgpuModuleLoad", PTR, [m.blob, ir.Constant(I64, m.size)], [PTR, I64])
-    pair = bld.cmpxchg(m.handle, ir.Constant(PTR, None), new, "acq_rel", "acquire")
-    won = bld.extract_value(pair, 1)
-    seen = bld.extract_value(pair, 0)
-    lost_b, join = ctx.new_block("gpu.load_lost"), ctx.new_block("gpu.load_join")
-    bld.cbranch(won, join, lost_b)
-    bld.position_at_end(lost_b)
-    ctx.call("mgpuModuleUnload", VOID, [new], [PTR])
-    bld.branch(join)
-    bld.position_at_end(join)
-    mine = bld.phi(PTR)
-    mine.add_incoming(new, load_b)
-    mine.add_incoming(seen, lost_b)
-    after_load = bld.block
+    fill_b, done = ctx.new_block(blocks[0]), ctx.new_block(blocks[1])
+    bld.cbranch(is_null, fill_b, done)
+    bld.position_at_end(fill_b)
+    got = fill()
+    filled = bld.block
     bld.branch(done)
     bld.position_at_end(done)
     h = bld.phi(PTR)
     h.add_incoming(cur, pre)
-    h.add_incoming(mine, after_load)
+    h.add_incoming(got, filled)
     return h
 
 
+def _module_handle(ctx: LoweringContext, m: _LoadedModule) -> ir.Value:
+    """Load the module on first use; concurrent first uses agree through a CAS."""
+
+    def load() -> ir.Value:
+        bld = ctx.builder
+        load_b = bld.block
+        new = ctx.call("mgpuModuleLoad", PTR, [m.blob, ir.Constant(I64, m.size)], [PTR, I64])
+        pair = bld.cmpxchg(m.handle, ir.Constant(PTR, None), new, "acq_rel", "acquire")
+        won = bld.extract_value(pair, 1)
+        seen = bld.extract_value(pair, 0)
+        lost_b, join = ctx.new_block("gpu.load_lost"), ctx.new_block("gpu.load_join")
+        bld.cbranch(won, join, lost_b)
+        bld.position_at_end(lost_b)
+        ctx.call("mgpuModuleUnload", VOID, [new], [PTR])
+        bld.branch(join)
+        bld.position_at_end(join)
+        mine = bld.phi(PTR)
+        mine.add_incoming(new, load_b)
+        mine.add_incoming(seen, lost_b)
+        return mine
+
+    return _cached_handle(ctx, m.handle, ("gpu.load_module", "gpu.module_ready"), load)
+
+
 def _function_handle(ctx: LoweringContext, m: _LoadedModule, kernel: str) -> ir.Value:
-    bld = ctx.builder
     gv = m.functions.get(kernel)
     if gv is None:
         gv = ir.GlobalVariable(ctx.module, PTR,
@@ -192,22 +205,15 @@ def _function_handle(ctx: LoweringContext, m: _LoadedModule, kernel: str) -> ir.
         gv.linkage = "internal"
         gv.initializer = ir.Constant(PTR, None)
         m.functions[kernel] = gv
-    cur = bld.load_atomic(gv, "acquire", 8, typ=PTR)
-    pre = bld.block
-    get_b, done = ctx.new_block("gpu.get_function"), ctx.new_block("gpu.function_ready")
-    bld.cbranch(bld.icmp_unsigned("==", cur, ir.Constant(PTR, None)), get_b, done)
-    bld.position_at_end(get_b)
-    module = _module_handle(ctx, m)
-    fn = ctx.call("mgpuModuleGetFunction", PTR,
-                  [module, ctx.string_constant(kernel, "gpu.kernel_name")], [PTR, PTR])
-    bld.atomic_rmw("xchg", gv, fn, "release")
-    got = bld.block
-    bld.branch(done)
-    bld.position_at_end(done)
-    h = bld.phi(PTR)
-    h.add_incoming(cur, pre)
-    h.add_incoming(fn, got)
-    return h
+
+    def get() -> ir.Value:
+        module = _module_handle(ctx, m)
+        fn = ctx.call("mgpuModuleGetFunction", PTR,
+                      [module, ctx.string_constant(kernel, "gpu.kernel_name")], [PTR, PTR])
+        ctx.builder.atomic_rmw("xchg", gv, fn, "release")
+        return fn
+
+    return _cached_handle(ctx, gv, ("gpu.get_function", "gpu.function_ready"), get)
 
 
 # ---------------------------------------------------------------------- streams
