@@ -11,19 +11,12 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import datetime as dt
-import os
-import platform
 import statistics
 import time
-from pathlib import Path
 
-import llvmlite
 import llvmlite.binding as llvm
 import llvmlite.ir as ir
-from _common import cpu_model
-
-HERE = Path(__file__).resolve().parent
+from _common import write_result
 
 
 def module(i: int) -> str:
@@ -110,20 +103,14 @@ def main() -> None:
     table = "\n".join(f"| {n} | {med:.2f} ms | {mn:.2f} ms |" for n, med, mn in rows)
     print(table)
     if args.write:
-        day = dt.date.today().isoformat()
-        model = cpu_model()
-        out = HERE / "results" / f"engine-host_jit-{day}.md"
-        out.write_text(
-            f"# Host JIT choice: MCJIT vs ORC LLJIT for small modules — {day}\n\n"
-            f"Machine: {model}, {os.cpu_count()} cores (shared), Python "
-            f"{platform.python_version()}, llvmlite {llvmlite.__version__}.\n"
-            f"Command: `python bench/host_jit.py --n {args.n} --write`\n\n"
+        write_result(
+            "engine-host_jit", "Host JIT choice: MCJIT vs ORC LLJIT for small modules",
+            f"python bench/host_jit.py --n {args.n} --write",
             f"Per module: parse (+ -O2 pipeline), compile, link, call once.\n\n"
             f"| JIT | median | min |\n| --- | --- | --- |\n{table}\n\n"
             f"LLJIT is as fast or faster, and it takes per-library symbol imports, which "
             f"is what keeps one run's --shared-libs from leaking into the next; the host "
             f"target uses it.\n")
-        print(f"wrote {out}")
 
 
 if __name__ == "__main__":

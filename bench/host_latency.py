@@ -16,9 +16,6 @@ Usage: python bench/host_latency.py [--runs N] [--write]
 from __future__ import annotations
 
 import argparse
-import datetime as dt
-import os
-import platform
 import re
 import statistics
 import subprocess
@@ -27,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import cpu_model
+from _common import write_result
 
 HERE = Path(__file__).resolve().parent
 LLVM = Path("/usr/lib/llvm-22")
@@ -114,20 +111,12 @@ def main() -> None:
     table = "\n".join(f"| {k} | {v} |" for k, v in rows)
     print(table)
     if args.write:
-        import llvmlite
-
-        day = dt.date.today().isoformat()
-        model = cpu_model()
-        out_path = HERE / "results" / f"engine-host_latency-{day}.md"
-        out_path.write_text(
-            f"# Host latency: one small program, in process vs processes — {day}\n\n"
-            f"Machine: {model}, {os.cpu_count()} cores (shared), Python "
-            f"{platform.python_version()}, llvmlite {llvmlite.__version__}, Debian LLVM 22.\n"
-            f"Command: `python bench/host_latency.py --runs {args.runs} --write`\n\n"
+        write_result(
+            "engine-host_latency", "Host latency: one small program, in process vs processes",
+            f"python bench/host_latency.py --runs {args.runs} --write",
             f"Program: 4x4 memref filled by two scf.for loops, printMemrefF32 and "
             f"vector.print (identical output both ways, pointers masked).\n\n"
-            f"| what | number |\n| --- | --- |\n{table}\n")
-        print(f"wrote {out_path}")
+            f"| what | number |\n| --- | --- |\n{table}\n", tools="Debian LLVM 22")
 
 
 if __name__ == "__main__":

@@ -16,9 +16,6 @@ Usage: python bench/host_loop.py [--runs N] [--iters N] [--interp-iters N] [--wr
 from __future__ import annotations
 
 import argparse
-import datetime as dt
-import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -26,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import cpu_model
+from _common import write_result
 
 HERE = Path(__file__).resolve().parent
 LLVM = Path("/usr/lib/llvm-22")
@@ -185,22 +182,13 @@ def main() -> None:
 
 
 def write(args, table: str) -> None:
-    import llvmlite
-
-    day = dt.date.today().isoformat()
-    out = HERE / "results" / f"engine-host_loop-{day}.md"
-    model = cpu_model()
-    out.write_text(
-        f"# Host loop: 10^{len(str(args.iters)) - 1} scf.for iterations — {day}\n\n"
-        f"Machine: {model}, {os.cpu_count()} cores (shared with other jobs), "
-        f"Python {platform.python_version()}, llvmlite {llvmlite.__version__}, "
-        f"Debian LLVM 22 tools.\n"
-        f"Command: `python bench/host_loop.py --runs {args.runs} --iters {args.iters} "
-        f"--interp-iters {args.interp_iters} --write`\n\n"
+    write_result(
+        "engine-host_loop", f"Host loop: 10^{len(str(args.iters)) - 1} scf.for iterations",
+        f"python bench/host_loop.py --runs {args.runs} --iters {args.iters} "
+        f"--interp-iters {args.interp_iters} --write",
         f"Loop body: index_cast, muli, xori, addi on an i64 carried value (serial "
         f"dependency, not vectorisable); timed inside the program with rtclock().\n\n"
-        f"| what | number |\n| --- | --- |\n{table}\n")
-    print(f"wrote {out}")
+        f"| what | number |\n| --- | --- |\n{table}\n", tools="Debian LLVM 22 tools")
 
 
 if __name__ == "__main__":
