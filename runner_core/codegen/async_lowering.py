@@ -50,7 +50,7 @@ from runner_core.runtime.core import ASYNC_AWAIT_FAIL, ASYNC_FORWARD, ASYNC_NOTE
 
 from .context import LoweringContext
 from .registry import lowering
-from .types import I1, I8, I32, I64, PTR, VOID, register_type
+from .types import I1, I8, I32, I64, PTR, VOID, KeywordType, register_type
 
 register_type(adl.TokenType, lambda conv, t: PTR)
 register_type(adl.ValueType, lambda conv, t: PTR)
@@ -61,17 +61,10 @@ _CORO_STATE = "async.coroutine"
 _CAUSES = "__gpurunner_async_causes"
 
 
-class TokenType(ir.Type):
-    """LLVM's ``token`` type (llvmlite has none)."""
+class TokenType(KeywordType):
+    """LLVM's ``token`` type (coroutine intrinsics take and return it)."""
 
-    def _to_string(self):
-        return "token"
-
-    def __eq__(self, other):
-        return isinstance(other, TokenType)
-
-    def __hash__(self):
-        return hash(TokenType)
+    keyword = "token"
 
     def format_constant(self, value):
         return "none"

@@ -27,20 +27,30 @@ if TYPE_CHECKING:  # pragma: no cover
     from .target import TargetDescription
 
 
-class BFloatType(ir.Type):
-    """LLVM's ``bfloat`` (llvmlite has no class for it)."""
+class KeywordType(ir.Type):
+    """An LLVM type llvmlite has no class for, written as one keyword (``keyword``).
 
-    null = "0.0"
-    intrinsic_name = "bf16"
+    Such a type has no parameters, so every instance of a subclass is the same type.
+    """
+
+    keyword = ""
 
     def _to_string(self):
-        return "bfloat"
+        return self.keyword
 
     def __eq__(self, other):
-        return isinstance(other, BFloatType)
+        return isinstance(other, type(self))
 
     def __hash__(self):
-        return hash(BFloatType)
+        return hash(type(self))
+
+
+class BFloatType(KeywordType):
+    """LLVM's ``bfloat``."""
+
+    keyword = "bfloat"
+    null = "0.0"
+    intrinsic_name = "bf16"
 
     def format_constant(self, value):
         import struct
