@@ -43,7 +43,7 @@ from collections import deque
 from runner_core.errors import ExecutionError
 
 from .cstdio import write_stdout
-from .registry import REAL_LIBRARY_HOOKS, Provider, register_provider
+from .registry import REAL_LIBRARY_HOOKS, Provider, c_callback, register_provider
 
 UNAVAILABLE, AVAILABLE, ERROR = 0, 1, 2
 
@@ -197,14 +197,8 @@ class AsyncRuntime(Provider):
 
     # -- objects ----------------------------------------------------------------
     def _guard(self, name, fn):
-        def wrapped(*args):
-            try:
-                return fn(*args)
-            except Exception as err:  # never let a Python exception cross into C
-                self._fail(f"error: async runtime: {name}: {type(err).__name__}: {err}")
-                return 0
-
-        return wrapped
+        return c_callback(fn, lambda err: self._fail(
+            f"error: async runtime: {name}: {type(err).__name__}: {err}"))
 
     def _create(self, kind: str, size: int = 0, pending: int = 0) -> int:
         obj = _Object(kind, size, pending)

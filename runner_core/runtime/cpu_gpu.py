@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from runner_core.errors import ExecutionError
 
 from . import host_register_2021
-from .registry import Provider, register_provider
+from .registry import Provider, c_callback, register_provider
 
 _SHIM_HEAD = r"""
 declare ptr @aligned_alloc(i64, i64)
@@ -281,14 +281,8 @@ class CpuGpuRuntime(Provider):
         self._error = ctypes.create_string_buffer(message.encode())
 
     def _guard(self, fn, on_error):
-        def wrapped(*args):
-            try:
-                return fn(*args)
-            except Exception as err:  # never let a Python exception cross into C
-                self._fail(f"error: GPU runtime (cpu backend): {type(err).__name__}: {err}")
-                return on_error
-
-        return wrapped
+        return c_callback(fn, lambda err: self._fail(
+            f"error: GPU runtime (cpu backend): {type(err).__name__}: {err}"), on_error)
 
     # -- host memory ------------------------------------------------------------
     def _register_typed(self, kind: int, rank: int, desc: int) -> int:

@@ -83,6 +83,20 @@ _registry_lock = threading.Lock()
 _builtins_loaded = False
 
 
+def c_callback(fn: Callable, on_error: Callable[[Exception], object], result=0) -> Callable:
+    """``fn`` made safe to call from C through ctypes: an exception never crosses into
+    C (ctypes would only print it); it goes to ``on_error`` and ``result`` is returned."""
+
+    def wrapped(*args):
+        try:
+            return fn(*args)
+        except Exception as err:
+            on_error(err)
+            return result
+
+    return wrapped
+
+
 def register_provider(provider: Provider, *, replace: bool = False) -> Provider:
     """Add a provider; with ``replace`` it supersedes same-named ones for its backends."""
     with _registry_lock:

@@ -20,7 +20,7 @@ import struct
 
 from . import memref_access as ma
 from .cstdio import write_stderr, write_stdout
-from .registry import Provider, register_provider
+from .registry import Provider, c_callback, register_provider
 
 _KINDS = ("I8", "I16", "I32", "I64", "F16", "BF16", "F32", "F64", "Ind", "C32", "C64")
 
@@ -90,14 +90,7 @@ def print_memref(kind: str, m: ma.MemRefView, prefix: str = "Unranked Memref ") 
 
 
 def _guard(name, fn):
-    def wrapped(*args):
-        try:
-            return fn(*args)
-        except Exception as err:  # never let a Python exception cross into C
-            ma.report_internal_error(name, err)
-            return 0
-
-    return wrapped
+    return c_callback(fn, lambda err: ma.report_internal_error(name, err))
 
 
 def _rel_ok(actual: float, expected: float, eps: float) -> bool:
