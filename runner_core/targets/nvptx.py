@@ -282,6 +282,11 @@ def _sreg(ctx, name: str):
 _DIMS = ("x", "y", "z")
 
 
+def _dim_sreg(register: str):
+    """A hook method reading the special register ``register.x`` (``.y``, ``.z``)."""
+    return lambda self, ctx, dim: _sreg(ctx, f"{register}.{_DIMS[dim]}")
+
+
 def _opaque_ref(gv, addrspace: int):
     """``gv`` as an opaque ``ptr addrspace(N)`` value.
 
@@ -319,32 +324,17 @@ def _make_hooks_class():
             return fn
 
         # ids: PTX special registers (unsigned 32-bit)
-        def thread_id(self, ctx, dim):
-            return _sreg(ctx, f"tid.{_DIMS[dim]}")
-
-        def block_id(self, ctx, dim):
-            return _sreg(ctx, f"ctaid.{_DIMS[dim]}")
-
-        def block_dim(self, ctx, dim):
-            return _sreg(ctx, f"ntid.{_DIMS[dim]}")
-
-        def grid_dim(self, ctx, dim):
-            return _sreg(ctx, f"nctaid.{_DIMS[dim]}")
+        thread_id = _dim_sreg("tid")
+        block_id = _dim_sreg("ctaid")
+        block_dim = _dim_sreg("ntid")
+        grid_dim = _dim_sreg("nctaid")
+        cluster_id = _dim_sreg("clusterid")
+        cluster_dim = _dim_sreg("nclusterid")
+        cluster_block_id = _dim_sreg("cluster.ctaid")
+        cluster_dim_blocks = _dim_sreg("cluster.nctaid")
 
         def lane_id(self, ctx):
             return _sreg(ctx, "laneid")
-
-        def cluster_id(self, ctx, dim):
-            return _sreg(ctx, f"clusterid.{_DIMS[dim]}")
-
-        def cluster_dim(self, ctx, dim):
-            return _sreg(ctx, f"nclusterid.{_DIMS[dim]}")
-
-        def cluster_block_id(self, ctx, dim):
-            return _sreg(ctx, f"cluster.ctaid.{_DIMS[dim]}")
-
-        def cluster_dim_blocks(self, ctx, dim):
-            return _sreg(ctx, f"cluster.nctaid.{_DIMS[dim]}")
 
         def barrier(self, ctx):
             # bar.sync 0; LLVM upgrades the name to its current barrier intrinsic.
