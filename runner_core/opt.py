@@ -49,6 +49,18 @@ class Options:
     help: bool = False
 
 
+# Flags that switch an Options field on (a `=value` after them is ignored).
+_SWITCHES = {
+    "mlir-print-op-generic": "generic",
+    "mlir-print-debuginfo": "debuginfo",
+    "split-input-file": "split_input",
+    "allow-unregistered-dialect": "allow_unregistered",
+    "v": "verbose", "verbose": "verbose",
+    "list-passes": "list_passes",
+    "h": "help", "help": "help", "help-hidden": "help",
+}
+
+
 def _parse_args(argv: list[str]) -> Options:
     from runner_core.passes.registry import is_deferred, lookup_pass
 
@@ -83,20 +95,8 @@ def _parse_args(argv: list[str]) -> Options:
                 i += 1
             o.pipeline_text = _unquote(value)
             o.pipeline_at = len(o.pass_flags)
-        elif name == "mlir-print-op-generic":
-            o.generic = True
-        elif name == "mlir-print-debuginfo":
-            o.debuginfo = True
-        elif name == "split-input-file":
-            o.split_input = True
-        elif name == "allow-unregistered-dialect":
-            o.allow_unregistered = True
-        elif name in ("v", "verbose"):
-            o.verbose = True
-        elif name == "list-passes":
-            o.list_passes = True
-        elif name in ("h", "help", "help-hidden"):
-            o.help = True
+        elif name in _SWITCHES:
+            setattr(o, _SWITCHES[name], True)
         elif name in _IGNORED_FLAGS:
             pass
         elif name in ("verify-diagnostics", "verify-each", "mlir-print-ir-after-all",
