@@ -14,90 +14,17 @@ import ctypes
 import threading
 
 import pytest
+from fake_driver import FAKE_CTX, FakeDriver, fake_runtime
 
 from runner_core.errors import ExecutionError
 from runner_core.runtime import cuda_runtime as rt
 from runner_core.targets import cuda
 
-P = ctypes.c_void_p
-I32, I64 = ctypes.c_int32, ctypes.c_int64
-FAKE_CTX = 0xC0C0
-
-
-class FakeDriver:
-    """Driver entry points as Python callbacks; ``fail`` maps a name to a CUresult."""
-
-    SIGS = {
-        "cuCtxGetCurrent": (P,), "cuCtxSetCurrent": (P,),
-        "cuModuleGetFunction": (P, P, ctypes.c_char_p),
-        "cuLaunchKernel": (P, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
-                           ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, P, P, P),
-        "cuFuncSetAttribute": (P, ctypes.c_int, ctypes.c_int),
-        "cuStreamCreate": (P, ctypes.c_uint), "cuStreamDestroy": (P,),
-        "cuStreamSynchronize": (P,), "cuStreamWaitEvent": (P, P, ctypes.c_uint),
-        "cuEventCreate": (P, ctypes.c_uint), "cuEventDestroy": (P,),
-        "cuEventSynchronize": (P,), "cuEventRecord": (P, P),
-        "cuMemAlloc": (P, ctypes.c_size_t), "cuMemAllocManaged": (P, ctypes.c_size_t,
-                                                                    ctypes.c_uint),
-        "cuMemFree": (P,), "cuMemcpyAsync": (P, P, ctypes.c_size_t, P),
-        "cuMemsetD32Async": (P, ctypes.c_uint, ctypes.c_size_t, P),
-        "cuMemsetD16Async": (P, ctypes.c_uint, ctypes.c_size_t, P),
-    }
-
-    def __init__(self):
-        self.calls: list[tuple] = []
-        self.fail: dict[str, int] = {}
-        self.local = threading.local()
-        self._cbs = {}
-        for name, argtypes in self.SIGS.items():
-            cb = ctypes.CFUNCTYPE(ctypes.c_int, *argtypes)(self._make(name))
-            self._cbs[name] = cb
-
-    def address(self, name: str) -> int:
-        return ctypes.cast(self._cbs[name], ctypes.c_void_p).value
-
-    def _make(self, name):
-        def fn(*args):
-            self.calls.append((name, *args))
-            if name == "cuCtxGetCurrent":
-                ctypes.c_void_p.from_address(args[0]).value = getattr(self.local, "ctx", None)
-            elif name == "cuCtxSetCurrent":
-                self.local.ctx = args[0]
-            elif name in ("cuStreamCreate", "cuEventCreate", "cuMemAlloc", "cuMemAllocManaged",
-                          "cuModuleGetFunction"):
-                ctypes.c_void_p.from_address(args[0]).value = 0x5000 + len(self.calls)
-            return self.fail.get(name, 0)
-
-        return fn
-
-    def named(self, name):
-        return [c for c in self.calls if c[0] == name]
-
 
 @pytest.fixture
 def fake(monkeypatch):
     drv = FakeDriver()
-    monkeypatch.setattr(cuda, "driver_function", drv.address)
-    provider = rt.CudaRuntimeProvider()
-    syms = provider.symbols()
-    provider._ctx_slot.value = FAKE_CTX
-    provider._run = rt._RunState(thread=-1)  # no unwinding: errors are recorded
-    fns = {
-        "launch": ctypes.CFUNCTYPE(None, P, I64, I64, I64, I64, I64, I64, I32, P, P, P, I64)(
-            syms["mgpuLaunchKernel"]),
-        "alloc": ctypes.CFUNCTYPE(P, I64, P, ctypes.c_int8)(syms["mgpuMemAlloc"]),
-        "free": ctypes.CFUNCTYPE(None, P, P)(syms["mgpuMemFree"]),
-        "memcpy": ctypes.CFUNCTYPE(None, P, P, I64, P)(syms["mgpuMemcpy"]),
-        "memset16": ctypes.CFUNCTYPE(None, P, ctypes.c_int16, I64, P)(syms["mgpuMemset16"]),
-        "memset32": ctypes.CFUNCTYPE(None, P, I32, I64, P)(syms["mgpuMemset32"]),
-        "stream": ctypes.CFUNCTYPE(P)(syms["mgpuStreamCreate"]),
-        "sync": ctypes.CFUNCTYPE(None, P)(syms["mgpuStreamSynchronize"]),
-        "destroy": ctypes.CFUNCTYPE(None, P)(syms["mgpuStreamDestroy"]),
-        "event": ctypes.CFUNCTYPE(P)(syms["mgpuEventCreate"]),
-        "record": ctypes.CFUNCTYPE(None, P, P)(syms["mgpuEventRecord"]),
-        "wait": ctypes.CFUNCTYPE(None, P, P)(syms["mgpuStreamWaitEvent"]),
-        "getfn": ctypes.CFUNCTYPE(P, P, ctypes.c_char_p)(syms["mgpuModuleGetFunction"]),
-    }
+    provider, fns = fake_runtime(monkeypatch, drv)
     return drv, provider, fns
 
 

@@ -13,13 +13,16 @@ from __future__ import annotations
 import ctypes
 import os
 import re
-import threading
+import sys
+from pathlib import Path
 
 import pytest
 
 from runner_core.cli import tool_main
 from runner_core.runtime import cuda_runtime as rt
-from runner_core.targets import cuda
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cuda"))
+from fake_driver import FakeDriver, fake_runtime  # noqa: E402  (test/cuda's fake driver)
 
 # Each block's thread 0 appends its block id to a log through an atomic counter,
 # so the log is the order the blocks ran in.  The second kernel synchronises
@@ -103,53 +106,25 @@ def test_cpu_block_order_with_several_block_threads(tmp_path):
 
 # ----------------------------------------------------------------------------- cuda, fake driver
 
-P = ctypes.c_void_p
-U = ctypes.c_uint
-FAKE_CTX = 0xC0C0
 SPIN_FN = 0x5B1
 
 
-class FakeDriver:
-    """Driver entry points as recording callbacks (the subset the hot paths call)."""
-
-    SIGS = {
-        "cuCtxGetCurrent": (P,), "cuCtxSetCurrent": (P,),
-        "cuModuleGetFunction": (P, P, ctypes.c_char_p),
-        "cuLaunchKernel": (P, U, U, U, U, U, U, U, P, P, P),
-        "cuFuncSetAttribute": (P, ctypes.c_int, ctypes.c_int),
-        "cuStreamCreate": (P, U), "cuStreamDestroy": (P,), "cuStreamSynchronize": (P,),
-        "cuStreamWaitEvent": (P, P, U), "cuEventCreate": (P, U), "cuEventDestroy": (P,),
-        "cuEventSynchronize": (P,), "cuEventRecord": (P, P),
-        "cuMemAlloc": (P, ctypes.c_size_t), "cuMemAllocManaged": (P, ctypes.c_size_t, U),
-        "cuMemFree": (P,), "cuMemcpyAsync": (P, P, ctypes.c_size_t, P),
-        "cuMemsetD32Async": (P, U, ctypes.c_size_t, P),
-        "cuMemsetD16Async": (P, U, ctypes.c_size_t, P),
-    }
-
-    def __init__(self):
-        self.calls: list[tuple] = []
-        self.local = threading.local()
-        self._cbs = {name: ctypes.CFUNCTYPE(ctypes.c_int, *sig)(self._make(name))
-                     for name, sig in self.SIGS.items()}
-
-    def address(self, name: str) -> int:
-        return ctypes.cast(self._cbs[name], ctypes.c_void_p).value
+class SpinRecordingDriver(FakeDriver):
+    """The fake driver, with launches of the spin kernel recorded as ("spin", stream, cycles)."""
 
     def _make(self, name):
-        def fn(*args):
-            if name == "cuLaunchKernel" and args[0] == SPIN_FN:
-                cycles = ctypes.c_uint64.from_address(
-                    ctypes.c_void_p.from_address(args[9]).value).value
-                self.calls.append(("spin", args[8], cycles))
-                return 0
-            self.calls.append((name, *args))
-            if name == "cuCtxGetCurrent":
-                ctypes.c_void_p.from_address(args[0]).value = getattr(self.local, "ctx", None)
-            elif name == "cuCtxSetCurrent":
-                self.local.ctx = args[0]
+        call = super()._make(name)
+        if name != "cuLaunchKernel":
+            return call
+
+        def launch(*args):
+            if args[0] != SPIN_FN:
+                return call(*args)
+            cycles = ctypes.c_uint64.from_address(ctypes.c_void_p.from_address(args[9]).value)
+            self.calls.append(("spin", args[8], cycles.value))
             return 0
 
-        return fn
+        return launch
 
     def work(self):
         """The calls that enqueue work or a spin kernel, in order (context calls dropped)."""
@@ -158,24 +133,10 @@ class FakeDriver:
 
 @pytest.fixture
 def fake(monkeypatch):
-    drv = FakeDriver()
-    monkeypatch.setattr(cuda, "driver_function", drv.address)
-    provider = rt.CudaRuntimeProvider()
-    syms = provider.symbols()
-    provider._ctx_slot.value = FAKE_CTX
-    provider._run = rt._RunState(thread=-1)
+    drv = SpinRecordingDriver()
+    provider, fns = fake_runtime(monkeypatch, drv)
     provider._spin = (0, 0, SPIN_FN)
     monkeypatch.setattr(provider, "_spin_function", lambda: SPIN_FN)
-    fns = {
-        "launch": ctypes.CFUNCTYPE(None, P, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
-                                   ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
-                                   ctypes.c_int32, P, P, P, ctypes.c_int64)(
-            syms["mgpuLaunchKernel"]),
-        "memcpy": ctypes.CFUNCTYPE(None, P, P, ctypes.c_int64, P)(syms["mgpuMemcpy"]),
-        "memset32": ctypes.CFUNCTYPE(None, P, ctypes.c_int32, ctypes.c_int64, P)(
-            syms["mgpuMemset32"]),
-        "record": ctypes.CFUNCTYPE(None, P, P)(syms["mgpuEventRecord"]),
-    }
     return drv, provider, fns
 
 
