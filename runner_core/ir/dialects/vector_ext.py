@@ -13,7 +13,7 @@ from __future__ import annotations
 from xdsl.dialects import vector as _x
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr, VectorType, i64
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -31,7 +31,12 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from runner_core.ir.dialects._syntax import print_attr_dict
+from runner_core.ir.dialects._syntax import (
+    parse_operands,
+    print_attr_dict,
+    print_operands,
+    resolve_operands,
+)
 
 
 class Punctuation(StrEnum):
@@ -214,11 +219,27 @@ def _unit_strides(strides: list[int]) -> None:
         raise VerifyException("expected strides to be confined to [1, 2)")
 
 
-def _parse_props(parser: Parser, names: tuple[str, ...]) -> tuple[dict, dict]:
-    """The attribute dictionary of the custom form, split into (properties, attributes)."""
+def _parse_slice_form(parser: Parser, count: int, names: tuple[str, ...], keyword: str):
+    """`%a[, %b] {props} : vector<..> KEYWORD vector<..>`, the custom form of both strided
+    slice ops: (operand names, properties, other attributes, the two types)."""
+    operands = parse_operands(parser, count)
     attrs = parser.parse_optional_attr_dict()
     props = {n: attrs.pop(n) for n in names if n in attrs}
-    return props, attrs
+    parser.parse_punctuation(":")
+    first = _parse_vector_type(parser)
+    parser.parse_keyword(keyword)
+    return operands, props, attrs, (first, _parse_vector_type(parser))
+
+
+def _print_slice_form(printer: Printer, op: Operation, names: tuple[str, ...], keyword: str,
+                      second: Attribute) -> None:
+    """Mirror of `_parse_slice_form` (the first type is the source's)."""
+    print_operands(printer, op.operands)
+    _print_props(printer, op, names)
+    printer.print_string(" : ")
+    printer.print_attribute(op.source.type)
+    printer.print_string(f" {keyword} ")
+    printer.print_attribute(second)
 
 
 def _print_props(printer: Printer, op: Operation, names: tuple[str, ...]) -> None:
@@ -290,24 +311,12 @@ class ExtractStridedSliceOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ExtractStridedSliceOp:
-        u = parser.parse_unresolved_operand()
-        props, attrs = _parse_props(parser, _EXTRACT_PROPS)
-        parser.parse_punctuation(":")
-        src_t = _parse_vector_type(parser)
-        parser.parse_keyword("to")
-        res_t = _parse_vector_type(parser)
-        op = cls.create(operands=[parser.resolve_operand(u, src_t)], result_types=[res_t],
-                        properties=props, attributes=attrs)
-        return op
+        (u,), props, attrs, (src_t, res_t) = _parse_slice_form(parser, 1, _EXTRACT_PROPS, "to")
+        return cls.create(operands=[parser.resolve_operand(u, src_t)], result_types=[res_t],
+                          properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        _print_props(printer, self, _EXTRACT_PROPS)
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(" to ")
-        printer.print_attribute(self.result.type)
+        _print_slice_form(printer, self, _EXTRACT_PROPS, "to", self.result.type)
 
     def verify_(self) -> None:
         offsets, sizes, strides = (_i64_array(self, n) for n in _EXTRACT_PROPS)
@@ -361,28 +370,12 @@ class InsertStridedSliceOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> InsertStridedSliceOp:
-        src = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        dst = parser.parse_unresolved_operand()
-        props, attrs = _parse_props(parser, _INSERT_PROPS)
-        parser.parse_punctuation(":")
-        src_t = _parse_vector_type(parser)
-        parser.parse_keyword("into")
-        dst_t = _parse_vector_type(parser)
-        return cls.create(operands=[parser.resolve_operand(src, src_t),
-                                    parser.resolve_operand(dst, dst_t)],
-                          result_types=[dst_t], properties=props, attributes=attrs)
+        names, props, attrs, types = _parse_slice_form(parser, 2, _INSERT_PROPS, "into")
+        return cls.create(operands=resolve_operands(parser, names, types),
+                          result_types=[types[1]], properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        printer.print_string(", ")
-        printer.print_operand(self.dest)
-        _print_props(printer, self, _INSERT_PROPS)
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(" into ")
-        printer.print_attribute(self.dest.type)
+        _print_slice_form(printer, self, _INSERT_PROPS, "into", self.dest.type)
 
     def verify_(self) -> None:
         offsets, strides = (_i64_array(self, n) for n in _INSERT_PROPS)
