@@ -49,6 +49,7 @@ from runner_core.codegen.gpu_host import DeviceBinary
 from runner_core.codegen.target import TargetDescription
 
 from .cpu import layout as L
+from .cpu.fibers import count_loop
 
 I1, I32, I64 = ir.IntType(1), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
@@ -275,16 +276,10 @@ def _emit_entry_points(ctx, k: KernelInfo, flags: int, static_bytes: int,
         ids: list[ir.Value] = [None, None, None]  # type: ignore[list-item]
 
         def level(d: int) -> None:
-            pre = bld.block
-            head = fn.append_basic_block(f"loop{d}")
-            loop_body = fn.append_basic_block(f"body{d}")
-            exit_b = fn.append_basic_block(f"exit{d}")
-            bld.branch(head)
-            bld.position_at_end(head)
-            iv = bld.phi(I64)
-            iv.add_incoming(ir.Constant(I64, 0), pre)
-            bld.cbranch(bld.icmp_unsigned("<", iv, dims[d]), loop_body, exit_b)
-            bld.position_at_end(loop_body)
+            count_loop(bld, (f"loop{d}", f"body{d}", f"exit{d}"), ir.Constant(I64, 0), dims[d],
+                       lambda iv: at_level(d, iv))
+
+        def at_level(d: int, iv: ir.Value) -> None:
             ids[d] = iv
             if d == 0:
                 if publish_tid:
@@ -293,9 +288,6 @@ def _emit_entry_points(ctx, k: KernelInfo, flags: int, static_bytes: int,
                 bld.call(body, [blk, ids[0], ids[1], ids[2], *fields, *args])
             else:
                 level(d - 1)
-            iv.add_incoming(bld.add(iv, ir.Constant(I64, 1)), bld.block)
-            bld.branch(head)
-            bld.position_at_end(exit_b)
 
         level(2)
         bld.ret_void()

@@ -80,6 +80,26 @@ def stack_bytes(env=None) -> int:
     return max(16, kb) * 1024
 
 
+def count_loop(b: ir.IRBuilder, names: tuple[str, ...], start, end, body,
+               pred: str = "<") -> None:
+    """``for (i = start; i <pred> end; ++i) body(i, *extra)`` (i64, unsigned compare) over
+    new blocks named ``names``: header, body, any extra blocks the body branches
+    between (handed to ``body``), exit.  ``i`` steps in the block the body ends
+    in; the builder is left in the exit block."""
+    entry = b.block
+    head, first, *extra, done = (b.function.append_basic_block(x) for x in names)
+    b.branch(head)
+    b.position_at_end(head)
+    i = b.phi(I64)
+    i.add_incoming(start, entry)
+    b.cbranch(b.icmp_unsigned(pred, i, end), first, done)
+    b.position_at_end(first)
+    body(i, *extra)
+    i.add_incoming(b.add(i, ir.Constant(I64, 1)), b.block)
+    b.branch(head)
+    b.position_at_end(done)
+
+
 class _B:
     """Small helpers over an IRBuilder for slot-addressed records."""
 
@@ -113,22 +133,7 @@ class _B:
         return ir.Constant(ty, v)
 
     def count_loop(self, names: tuple[str, ...], start, end, body, pred: str = "<") -> None:
-        """``for (i = start; i <pred> end; ++i) body(i, *extra)`` (unsigned compare) over
-        blocks named ``names``: header, body, any extra blocks the body branches
-        between (handed to ``body``), exit.  ``i`` steps in the block the body ends
-        in; the builder is left in the exit block."""
-        entry = self.b.block
-        head, first, *extra, done = (self.block(x) for x in names)
-        self.b.branch(head)
-        self.at(head)
-        i = self.b.phi(I64)
-        i.add_incoming(start, entry)
-        self.b.cbranch(self.b.icmp_unsigned(pred, i, end), first, done)
-        self.at(first)
-        body(i, *extra)
-        i.add_incoming(self.b.add(i, self.c(1)), self.b.block)
-        self.b.branch(head)
-        self.at(done)
+        count_loop(self.b, names, start, end, body, pred)
 
     def opaque(self, p) -> ir.Value:
         """A typed llvmlite pointer (alloca, global) as an opaque ``ptr``."""
