@@ -84,9 +84,15 @@ def parse_optional_bracketed_operands(parser: Parser, ty: Attribute) -> list[SSA
 def print_bracketed_operands(printer: Printer, values: Sequence[SSAValue]) -> None:
     """` [%a, %b]`, nothing for an empty list."""
     if values:
-        printer.print_string(" [")
-        printer.print_list(values, printer.print_operand)
-        printer.print_string("]")
+        print_enclosed_operands(printer, values, " [", "]")
+
+
+def print_enclosed_operands(printer: Printer, values: Sequence[SSAValue], left: str = "(",
+                            right: str = ")") -> None:
+    """`left%a, %bright`: an operand list between two given strings (`(...)`, `[...]`)."""
+    printer.print_string(left)
+    printer.print_list(values, printer.print_operand)
+    printer.print_string(right)
 
 
 # -- the `attr-dict : types` tail ---------------------------------------------------------

@@ -71,6 +71,7 @@ from runner_core.ir.dialects._syntax import (
     print_attr_dict,
     print_attrs_and_types,
     print_bracketed_operands,
+    print_enclosed_operands,
     print_operands,
     print_result_types,
     resolve_operands,
@@ -411,9 +412,7 @@ class CallOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_attribute(self.callee)
-        printer.print_string("(")
-        printer.print_list(self.arguments, printer.print_operand)
-        printer.print_string(")")
+        print_enclosed_operands(printer, self.arguments)
         print_attr_dict(printer, self.attributes)
         printer.print_string(" : ")
         printer.print_function_type([a.type for a in self.arguments],

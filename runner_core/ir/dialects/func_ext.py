@@ -29,6 +29,7 @@ from runner_core.ir.dialects._syntax import (
     parse_function_type,
     print_attr_dict,
     print_attrs_and_types,
+    print_enclosed_operands,
     print_operands,
 )
 
@@ -145,9 +146,7 @@ class CallIndirectOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         print_operands(printer, [self.callee])
-        printer.print_string("(")
-        printer.print_list(self.callee_operands, printer.print_operand)
-        printer.print_string(")")
+        print_enclosed_operands(printer, self.callee_operands)
         print_attrs_and_types(printer, self.attributes, [self.callee.type])
 
     def verify_(self) -> None:

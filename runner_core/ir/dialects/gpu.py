@@ -99,6 +99,7 @@ from runner_core.ir.dialects._syntax import (
     print_attr_dict,
     print_attrs_and_types,
     print_bracketed_operands,
+    print_enclosed_operands,
     print_operand_with_type,
     print_operands,
     print_result_types,
@@ -905,9 +906,7 @@ class LaunchFuncOp(_LaunchSizesMixin, IRDLOperation):
         printer.print_attribute(self.kernel)
 
         def sizes(vals: Sequence[SSAValue]) -> None:
-            printer.print_string("(")
-            printer.print_list(vals, printer.print_operand)
-            printer.print_string(")")
+            print_enclosed_operands(printer, vals)
             if not isinstance(vals[0].type, IndexType):
                 printer.print_string(" : ")
                 printer.print_attribute(vals[0].type)
@@ -985,13 +984,9 @@ class AllocOp(_AsyncOpMixin, IRDLOperation):
         printer.print_string(" ")
         if self.hostShared is not None:
             printer.print_string("host_shared ")
-        printer.print_string("(")
-        printer.print_list(self.dynamicSizes, printer.print_operand)
-        printer.print_string(")")
+        print_enclosed_operands(printer, self.dynamicSizes)
         if self.symbolOperands:
-            printer.print_string("[")
-            printer.print_list(self.symbolOperands, printer.print_operand)
-            printer.print_string("]")
+            print_enclosed_operands(printer, self.symbolOperands, "[", "]")
         print_attrs_and_types(printer, self.attributes, [self.memref.type])
 
     def verify_(self) -> None:

@@ -33,6 +33,7 @@ from runner_core.ir.dialects._syntax import (
     parse_attrs_and_types,
     print_attr_dict,
     print_attrs_and_types,
+    print_enclosed_operands,
     print_operands,
 )
 
@@ -197,9 +198,7 @@ class CmpOp(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" {self.pred.data.value}(")
-        printer.print_list([self.lhs, self.rhs], printer.print_operand)
-        printer.print_string(")")
+        print_enclosed_operands(printer, [self.lhs, self.rhs], f" {self.pred.data.value}(")
         print_attr_dict(printer, self.attributes)
 
 

@@ -62,6 +62,7 @@ from runner_core.ir.dialects._syntax import (
     parse_operands,
     print_attr_dict,
     print_attrs_and_types,
+    print_enclosed_operands,
     print_operand_with_type,
     print_operands,
     resolve_operands,
@@ -655,9 +656,7 @@ class _IntrinsicBase(IRDLOperation):
         syntax = self.SYNTAX
         extra = {**self.properties, **self.attributes}
         if syntax == "call":
-            printer.print_string("(")
-            printer.print_list(self.operands, printer.print_operand)
-            printer.print_string(")")
+            print_enclosed_operands(printer, self.operands)
         elif self.operands:
             print_operands(printer, self.operands)
         print_attr_dict(printer, extra)

@@ -61,6 +61,7 @@ from runner_core.ir.dialects._syntax import (
     parse_typed_operands,
     print_attr_dict,
     print_attrs_and_types,
+    print_enclosed_operands,
     print_operands,
     print_typed_operands,
     resolve_operands,
@@ -312,9 +313,7 @@ class AtomicRMWOp(_x.AtomicRMWOp):
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.kind_name}")
         print_operands(printer, [self.value, self.memref])
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("]")
+        print_enclosed_operands(printer, self.indices, "[", "]")
         print_attr_dict(printer, self.attributes)
         printer.print_string(" : (")
         printer.print_attribute(self.value.type)
@@ -453,9 +452,7 @@ class GenericAtomicRMWOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         print_operands(printer, [self.memref])
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("] : ")
+        print_enclosed_operands(printer, self.indices, "[", "] : ")
         printer.print_attribute(self.memref.type)
         printer.print_string(" ")
         printer.print_region(self.atomic_body)

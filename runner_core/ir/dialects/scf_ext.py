@@ -18,7 +18,7 @@ from xdsl.ir import Dialect
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from runner_core.ir.dialects._syntax import print_attr_dict
+from runner_core.ir.dialects._syntax import print_attr_dict, print_enclosed_operands
 
 
 class ParallelOp(_x.ParallelOp):
@@ -75,17 +75,11 @@ class ParallelOp(_x.ParallelOp):
     def print(self, printer: Printer) -> None:
         printer.print_string(" (")
         printer.print_list(self.body.block.args, printer.print_ssa_value)
-        printer.print_string(") = (")
-        printer.print_list(self.lowerBound, printer.print_operand)
-        printer.print_string(") to (")
-        printer.print_list(self.upperBound, printer.print_operand)
-        printer.print_string(") step (")
-        printer.print_list(self.step, printer.print_operand)
-        printer.print_string(")")
+        print_enclosed_operands(printer, self.lowerBound, ") = (")
+        print_enclosed_operands(printer, self.upperBound, " to (")
+        print_enclosed_operands(printer, self.step, " step (")
         if self.initVals:
-            printer.print_string(" init (")
-            printer.print_list(self.initVals, printer.print_operand)
-            printer.print_string(") -> ")
+            print_enclosed_operands(printer, self.initVals, " init (", ") -> ")
             if len(self.res) == 1:
                 printer.print_attribute(self.res[0].type)
             else:
