@@ -1,10 +1,6 @@
 """Every lit directive, read through lit's own parser, and what it does to the outcome."""
 
-import pytest
-
-
-def run(project: pytest.Pytester, *args: str):
-    return project.runpytest_inprocess("-p", "no:cacheprovider", *args)
+from plugin_session import run
 
 
 def test_run_continuation_lines_join(project):

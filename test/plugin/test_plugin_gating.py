@@ -1,6 +1,7 @@
 """Markers (unit / integration / gpu), selection with -m, and the GPU policy."""
 
 import pytest
+from plugin_session import run
 
 from pytest_gpurunner import gating
 
@@ -10,10 +11,6 @@ GPU_TEST = """
 """
 CPU_RUNNER = "// RUN: mlir-runner --help 2>&1 | cat\n"
 UNIT = "// RUN: true\n"
-
-
-def run(project: pytest.Pytester, *args: str):
-    return project.runpytest_inprocess("-p", "no:cacheprovider", *args)
 
 
 @pytest.fixture

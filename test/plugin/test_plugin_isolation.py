@@ -1,10 +1,7 @@
 """Executors: integration tests in a replaceable worker process, timeouts, crash isolation."""
 
 import pytest
-
-
-def run(project: pytest.Pytester, *args: str):
-    return project.runpytest_inprocess("-p", "no:cacheprovider", *args)
+from plugin_session import run
 
 
 def test_a_segfault_fails_one_test_and_the_next_ones_pass(project, integration):

@@ -10,6 +10,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from plugin_session import run
 from repeat_programs import FORK_JOIN, RACE
 
 from pytest_gpurunner import repeat
@@ -20,10 +21,6 @@ pytestmark = pytest.mark.integration
 
 # Output that depends on the perturbation seed: a stand-in for a race, without the runner.
 SEED_DEPENDENT = "// RUN: fake-echo-env GPURUNNER_PERTURB\n"
-
-
-def run(project: pytest.Pytester, *args: str):
-    return project.runpytest_inprocess("-p", "no:cacheprovider", *args)
 
 
 # ----------------------------------------------------------------------------- real runner

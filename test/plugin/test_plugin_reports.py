@@ -3,6 +3,7 @@
 import xml.etree.ElementTree as ET
 
 import pytest
+from plugin_session import run
 
 FILECHECK_FAILURE = """
 // RUN: echo 'first line' > %t
@@ -10,10 +11,6 @@ FILECHECK_FAILURE = """
 // CHECK: alpha
 // CHECK-NEXT: delta
 """
-
-
-def run(project: pytest.Pytester, *args: str):
-    return project.runpytest_inprocess("-p", "no:cacheprovider", *args)
 
 
 def test_filecheck_failure_report(project):

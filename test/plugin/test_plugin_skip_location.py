@@ -7,12 +7,13 @@ the test's first RUN line.
 """
 
 import pytest
+from plugin_session import run as run_pytest
 
 from pytest_gpurunner import gating
 
 
 def run(project: pytest.Pytester, *args: str):
-    return project.runpytest_inprocess("-p", "no:cacheprovider", "-rs", *args)
+    return run_pytest(project, "-rs", *args)
 
 
 @pytest.fixture

@@ -3,11 +3,7 @@
 import os
 import textwrap
 
-import pytest
-
-
-def run(project: pytest.Pytester, *args: str):
-    return project.runpytest_inprocess("-p", "no:cacheprovider", *args)
+from plugin_session import run
 
 
 def test_lit_default_substitutions(project):

@@ -5,16 +5,13 @@ import shutil
 import stat
 
 import pytest
+from plugin_session import run
 
 from pytest_gpurunner import tools
 
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 needs_llvm_filecheck = pytest.mark.skipif(not os.path.exists(f"{LLVM_BIN}/FileCheck"),
                                           reason="LLVM 22 FileCheck not installed")
-
-
-def run(project: pytest.Pytester, *args: str):
-    return project.runpytest_inprocess("-p", "no:cacheprovider", *args)
 
 
 def call_filecheck(tmp_path, checks: str, text: str, *args: str, name="FileCheck"):
