@@ -11,15 +11,10 @@ from __future__ import annotations
 import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
-from .context import LoweringContext
+from .context import LoweringContext, prop
 from .elementwise import map_nd, retype, scalar_of
 from .registry import lowering
 from .types import I1
-
-
-def _prop(op, name):
-    v = op.properties.get(name)
-    return v if v is not None else op.attributes.get(name)
 
 
 # ---------------------------------------------------------------- constants
@@ -70,7 +65,7 @@ def constant_value(ctx: LoweringContext, attr, mlir_type) -> ir.Constant:
 
 @lowering("arith.constant")
 def _constant(ctx: LoweringContext, op) -> None:
-    attr = _prop(op, "value")
+    attr = prop(op, "value")
     try:
         c = constant_value(ctx, attr, op.results[0].type)
     except AttributeError:
@@ -182,7 +177,7 @@ _CMPI_NAMES = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 
 
 
 def _predicate(op) -> int:
-    p = _prop(op, "predicate")
+    p = prop(op, "predicate")
     return int(p.value.data)
 
 
@@ -236,7 +231,7 @@ def _select(ctx, op):
 # -------------------------------------------------------------------- casts
 def _cast(kind: str):
     def lower(ctx: LoweringContext, op) -> None:
-        mode = _prop(op, "roundingmode")
+        mode = prop(op, "roundingmode")
         if mode is not None and int(mode.value.data) != 0:  # 0: to_nearest_even, LLVM's
             from runner_core.ir.dialects.arith_ext import ROUNDING_MODES
 

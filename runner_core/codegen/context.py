@@ -275,6 +275,16 @@ class LoweringContext:
         return ir.Constant(self.types.index, v)
 
 
+def prop(op: Operation, name: str):
+    """``op``'s property ``name``, else its attribute of that name, else None.
+
+    Inherent attributes are properties when parsed from today's syntax, but
+    generic-form input can carry them in the attribute dictionary.
+    """
+    v = op.properties.get(name)
+    return v if v is not None else op.attributes.get(name)
+
+
 def opaque(t: ir.Type) -> ir.Type:
     """llvmlite gives globals typed pointer types; signatures use opaque ``ptr``."""
     if isinstance(t, ir.PointerType):

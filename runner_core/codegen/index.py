@@ -12,15 +12,9 @@ import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
 from . import arith
-from .context import LoweringContext
+from .context import LoweringContext, prop
 from .registry import lowering
 from .types import I1
-
-
-def _prop(op, name):
-    v = op.properties.get(name)
-    return v if v is not None else op.attributes.get(name)
-
 
 _BIN = {
     "index.add": "add", "index.sub": "sub", "index.mul": "mul", "index.divs": "sdiv",
@@ -44,13 +38,13 @@ for _n, _intr in {"index.maxs": "llvm.smax", "index.maxu": "llvm.umax",
 
 @lowering("index.constant")
 def _constant(ctx: LoweringContext, op) -> None:
-    v = _prop(op, "value")
+    v = prop(op, "value")
     ctx.set_results(op, [arith.scalar_constant(ctx.types.index, v.value.data)])
 
 
 @lowering("index.bool.constant")
 def _bool_constant(ctx: LoweringContext, op) -> None:
-    v = _prop(op, "value")
+    v = prop(op, "value")
     data = v.value.data if isinstance(v, b.IntegerAttr) else bool(getattr(v, "data", v))
     ctx.set_results(op, [ir.Constant(I1, 1 if data else 0)])
 
@@ -60,9 +54,9 @@ _PREDS = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 
 @lowering("index.cmp")
 def _cmp(ctx: LoweringContext, op) -> None:
-    p = _prop(op, "pred")
+    p = prop(op, "pred")
     if p is None:
-        p = _prop(op, "predicate")
+        p = prop(op, "predicate")
     if isinstance(p, b.IntegerAttr):
         pred: int | str = int(p.value.data)
     else:

@@ -35,7 +35,7 @@ from xdsl.ir.affine import (
 
 from . import bounds
 from . import memref_desc as md
-from .context import LoweringContext
+from .context import LoweringContext, prop
 from .registry import lowering
 from .scf import emit_loop
 
@@ -47,13 +47,8 @@ STRUCTURED = ("linalg.generic", "linalg.fill", "linalg.matmul", *ELEMENTWISE)
 _IVS = "linalg.ivs"  # ctx.state key: induction variables of the loop nests being emitted
 
 
-def _prop(op, name):
-    v = op.properties.get(name)
-    return v if v is not None else op.attributes.get(name)
-
-
 def _maps(ctx: LoweringContext, op, operands) -> list[AffineMap]:
-    given = _prop(op, "indexing_maps")
+    given = prop(op, "indexing_maps")
     if given is not None:
         return [m.data for m in given.data]
     shaped = [v for v in operands if isinstance(v.type, b.MemRefType)]
@@ -183,7 +178,7 @@ for _name in STRUCTURED:
 @lowering("linalg.index")
 def _index(ctx: LoweringContext, op) -> None:
     stack = ctx.state.get(_IVS) or []
-    dim = int(_prop(op, "dim").value.data)
+    dim = int(prop(op, "dim").value.data)
     if not stack or dim >= len(stack[-1]):
         raise ctx.unsupported(op, f"linalg.index {dim} outside a linalg loop of that depth")
     ctx.set_results(op, [stack[-1][dim]])

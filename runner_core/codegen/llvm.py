@@ -23,7 +23,7 @@ from xdsl.dialects import builtin as b
 from xdsl.dialects import llvm as L
 
 from . import arith
-from .context import FunctionInfo, LoweringContext
+from .context import FunctionInfo, LoweringContext, prop
 from .registry import lowering, register_module_op
 from .types import I8, PTR, VOID, TypeConverter, register_type
 
@@ -51,11 +51,6 @@ register_type(L.LLVMVoidType, lambda tc, t: VOID)
 register_type(L.LLVMFunctionType, lambda tc, t: PTR)
 
 
-def _prop(op, name):
-    v = op.properties.get(name)
-    return v if v is not None else op.attributes.get(name)
-
-
 def _fn_type(ctx: LoweringContext, ftype) -> ir.FunctionType:
     ret = ctx.convert(ftype.output)
     args = [ctx.convert(t) for t in ftype.inputs.data]
@@ -77,7 +72,7 @@ def _declare_func(ctx: LoweringContext, op) -> None:
         fn = existing
     else:
         fn = ir.Function(ctx.module, fnty, name)
-    linkage = str(_prop(op, "linkage") or "")
+    linkage = str(prop(op, "linkage") or "")
     if op.body.blocks and ("internal" in linkage or "private" in linkage):
         fn.linkage = "internal"
     ctx.functions[name] = FunctionInfo(name, _as_builtin(ftype), fn, not op.body.blocks,
@@ -98,11 +93,11 @@ register_module_op("llvm.func", declare=_declare_func, define=_define_func)
 
 def _declare_global(ctx: LoweringContext, op) -> None:
     name = op.sym_name.data
-    gtype = ctx.convert(_prop(op, "global_type"))
-    space = _prop(op, "addr_space")
+    gtype = ctx.convert(prop(op, "global_type"))
+    space = prop(op, "addr_space")
     gv = ir.GlobalVariable(ctx.module, gtype, name,
                            addrspace=int(space.value.data) if space is not None else 0)
-    value = _prop(op, "value")
+    value = prop(op, "value")
     has_region = bool(op.regions and op.regions[0].blocks)
     if isinstance(value, b.StringAttr):
         data = value.data.encode("latin-1", errors="surrogateescape") \
@@ -113,7 +108,7 @@ def _declare_global(ctx: LoweringContext, op) -> None:
             gv.initializer = arith.dense_constant(gtype, _flat_values(value, gtype))
         else:
             gv.initializer = arith.scalar_constant(gtype, value.value.data)
-    linkage = str(_prop(op, "linkage") or "")
+    linkage = str(prop(op, "linkage") or "")
     if has_region:
         pass  # initialised in the define phase, once every global exists
     elif "external" in linkage and value is None:
@@ -122,9 +117,9 @@ def _declare_global(ctx: LoweringContext, op) -> None:
         gv.initializer = ir.Constant(gtype, None)
     if "internal" in linkage or "private" in linkage:
         gv.linkage = "internal"
-    if _prop(op, "constant") is not None:
+    if prop(op, "constant") is not None:
         gv.global_constant = True
-    align = _prop(op, "alignment")
+    align = prop(op, "alignment")
     if align is not None:
         gv.align = int(align.value.data)
     ctx.globals[name] = (gv, None)
@@ -174,17 +169,17 @@ def _constant_region(ctx: LoweringContext, global_op, block) -> ir.Constant:
         if name == "llvm.return":
             return vals[o.operands[0]]
         if name == "llvm.mlir.constant":
-            vals[o.results[0]] = arith.constant_value(ctx, _prop(o, "value"), o.results[0].type)
+            vals[o.results[0]] = arith.constant_value(ctx, prop(o, "value"), o.results[0].type)
         elif name in ("llvm.mlir.undef", "llvm.mlir.poison"):
             vals[o.results[0]] = ir.Constant(rt, ir.Undefined)
         elif name == "llvm.mlir.zero":
             vals[o.results[0]] = ir.Constant(rt, None)
         elif name == "llvm.insertvalue":
             agg, v = (vals[x] for x in o.operands)
-            pos = [int(x) for x in _prop(o, "position").get_values()]
+            pos = [int(x) for x in prop(o, "position").get_values()]
             vals[o.results[0]] = _constant_insert(agg, v, pos)
         elif name == "llvm.mlir.addressof":
-            ref = _prop(o, "global_name")
+            ref = prop(o, "global_name")
             target = ref.string_value() if hasattr(ref, "string_value") else str(ref)[1:]
             if target in ctx.globals:
                 vals[o.results[0]] = ctx.globals[target][0]
@@ -204,7 +199,7 @@ register_module_op("llvm.mlir.global", declare=_declare_global, define=_define_g
 # ---------------------------------------------------------------- values
 @lowering("llvm.mlir.constant")
 def _constant(ctx, op):
-    ctx.set_results(op, [arith.constant_value(ctx, _prop(op, "value"), op.results[0].type)])
+    ctx.set_results(op, [arith.constant_value(ctx, prop(op, "value"), op.results[0].type)])
 
 
 @lowering("llvm.mlir.undef")
@@ -224,7 +219,7 @@ def _zero(ctx, op):
 
 @lowering("llvm.mlir.addressof")
 def _addressof(ctx, op):
-    ref = _prop(op, "global_name")
+    ref = prop(op, "global_name")
     name = ref.string_value() if hasattr(ref, "string_value") else str(ref).lstrip("@")
     if name in ctx.globals:
         target = ctx.globals[name][0]
@@ -270,13 +265,13 @@ def _fneg(ctx, op):
 @lowering("llvm.icmp")
 def _icmp(ctx, op):
     a, c = ctx.get_all(op.operands)
-    ctx.set_results(op, [arith.icmp(ctx.builder, int(_prop(op, "predicate").value.data), a, c)])
+    ctx.set_results(op, [arith.icmp(ctx.builder, int(prop(op, "predicate").value.data), a, c)])
 
 
 @lowering("llvm.fcmp")
 def _fcmp(ctx, op):
     a, c = ctx.get_all(op.operands)
-    ctx.set_results(op, [arith.fcmp(ctx.builder, int(_prop(op, "predicate").value.data), a, c)])
+    ctx.set_results(op, [arith.fcmp(ctx.builder, int(prop(op, "predicate").value.data), a, c)])
 
 
 @lowering("llvm.select")
@@ -290,7 +285,7 @@ def _select(ctx, op):
 def _load(ctx, op):
     (p,) = ctx.get_all(op.operands)
     ld = ctx.builder.load(p, typ=ctx.convert(op.results[0].type))
-    align = _prop(op, "alignment")
+    align = prop(op, "alignment")
     if align is not None:
         ld.align = int(align.value.data)
     ctx.set_results(op, [ld])
@@ -307,7 +302,7 @@ def _store(ctx, op):
         ctx.builder._insert(st)
     else:
         st = ctx.builder.store(v, p)
-    align = _prop(op, "alignment")
+    align = prop(op, "alignment")
     if align is not None:
         st.align = int(align.value.data)
 
@@ -315,8 +310,8 @@ def _store(ctx, op):
 @lowering("llvm.alloca")
 def _alloca(ctx, op):
     (n,) = ctx.get_all(op.operands)
-    slot = ctx.builder.alloca(ctx.convert(_prop(op, "elem_type")), size=n)
-    align = _prop(op, "alignment")
+    slot = ctx.builder.alloca(ctx.convert(prop(op, "elem_type")), size=n)
+    align = prop(op, "alignment")
     if align is not None:
         slot.align = int(align.value.data)
     ctx.set_results(op, [slot])
@@ -330,24 +325,24 @@ def _gep(ctx, op):
     p = ctx.get(op.ptr)
     dyn = iter(ctx.get_all(op.ssa_indices))
     idx = []
-    for raw in _prop(op, "rawConstantIndices").get_values():
+    for raw in prop(op, "rawConstantIndices").get_values():
         idx.append(next(dyn) if raw == _GEP_DYNAMIC else ir.Constant(ir.IntType(32), int(raw)))
-    etype = ctx.convert(_prop(op, "elem_type"))
-    flags = _prop(op, "noWrapFlags")
-    inbounds = _prop(op, "inbounds") is not None or (
+    etype = ctx.convert(prop(op, "elem_type"))
+    flags = prop(op, "noWrapFlags")
+    inbounds = prop(op, "inbounds") is not None or (
         isinstance(flags, b.IntegerAttr) and flags.value.data & 1)
     ctx.set_results(op, [ctx.builder.gep(p, idx, inbounds=bool(inbounds), source_etype=etype)])
 
 
 @lowering("llvm.extractvalue")
 def _extractvalue(ctx, op):
-    pos = [int(x) for x in _prop(op, "position").get_values()]
+    pos = [int(x) for x in prop(op, "position").get_values()]
     ctx.set_results(op, [ctx.builder.extract_value(ctx.get(op.operands[0]), pos)])
 
 
 @lowering("llvm.insertvalue")
 def _insertvalue(ctx, op):
-    pos = [int(x) for x in _prop(op, "position").get_values()]
+    pos = [int(x) for x in prop(op, "position").get_values()]
     agg, v = ctx.get_all(op.operands)
     ctx.set_results(op, [ctx.builder.insert_value(agg, v, pos)])
 
@@ -367,7 +362,7 @@ def _extractelement(ctx, op):
 @lowering("llvm.shufflevector")
 def _shufflevector(ctx, op):
     a, c = ctx.get_all(op.operands)
-    mask = [int(x) for x in _prop(op, "mask").get_values()]
+    mask = [int(x) for x in prop(op, "mask").get_values()]
     m = ir.Constant(ir.VectorType(ir.IntType(32), len(mask)),
                     [ir.Constant(ir.IntType(32), x) if x >= 0
                      else ir.Constant(ir.IntType(32), ir.Undefined) for x in mask])
@@ -405,10 +400,10 @@ def _unreachable(ctx, op):
 @lowering("llvm.call")
 def _call(ctx, op):
     args = ctx.get_all(op.args)
-    callee = _prop(op, "callee")
+    callee = prop(op, "callee")
     if callee is None:  # llvm.call %fptr(%a, ...) : !llvm.ptr, (T...) -> R
         fptr, *rest = args
-        vtype = _prop(op, "var_callee_type")
+        vtype = prop(op, "var_callee_type")
         if vtype is not None:
             fnty = _fn_type(ctx, vtype)
         else:
@@ -429,7 +424,7 @@ def _call(ctx, op):
 
 # -------------------------------------------------------------- intrinsics
 def _flag(op, name: str, default: int = 0) -> int:
-    v = _prop(op, name)
+    v = prop(op, name)
     if isinstance(v, b.IntegerAttr):
         return int(v.value.data)
     if isinstance(v, b.UnitAttr):
@@ -457,8 +452,8 @@ def _by_result_and_operand(i):
     return lambda op, args, rt: ([rt, args[i].type], args)
 
 
-def _with_flag(prop: str, make=_i1):
-    return lambda op, args, rt: ([rt], [*args, make(_flag(op, prop))])
+def _with_flag(name: str, make=_i1):
+    return lambda op, args, rt: ([rt], [*args, make(_flag(op, name))])
 
 
 def _mem_transfer(op, args, rt):
@@ -575,7 +570,7 @@ def _cmpxchg(ctx, op):
 
 @lowering("llvm.fence")
 def _fence(ctx, op):
-    scope = _prop(op, "syncscope")
+    scope = prop(op, "syncscope")
     ctx.builder.fence(_ordering(ctx, op, "ordering"),
                       scope.data if isinstance(scope, b.StringAttr) and scope.data else None)
 

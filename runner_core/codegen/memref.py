@@ -18,16 +18,11 @@ from xdsl.dialects import builtin as b
 from . import bounds
 from . import memref_desc as md
 from .arith import dense_constant, scalar_constant
-from .context import LoweringContext
+from .context import LoweringContext, prop
 from .registry import lowering, register_module_op
 from .types import I1, I8, I64, PTR
 
 DYNAMIC = md.DYNAMIC
-
-
-def _prop(op, name):
-    v = op.properties.get(name)
-    return v if v is not None else op.attributes.get(name)
 
 
 def _ints(attr) -> list[int]:
@@ -100,7 +95,7 @@ def _alloc(ctx: LoweringContext, op, on_stack: bool) -> None:
     esize = ctx.types.sizeof(elem)
     count = _product(bld, sizes)
     nbytes = _mul(bld, count, ir.Constant(I64, esize))
-    align_attr = _prop(op, "alignment")
+    align_attr = prop(op, "alignment")
     align = int(align_attr.value.data) if align_attr is not None else 0
     st = ctx.convert(mtype)
     ptr_t = st.elements[0]
@@ -283,16 +278,16 @@ def _subview(ctx, op):
     src = op.source
     bld = ctx.builder
     d = desc(ctx, src)
-    offsets = _mixed(ctx, _ints(_prop(op, "static_offsets")), ctx.get_all(op.offsets))
-    sizes = _mixed(ctx, _ints(_prop(op, "static_sizes")), ctx.get_all(op.sizes))
-    steps = _mixed(ctx, _ints(_prop(op, "static_strides")), ctx.get_all(op.strides))
+    offsets = _mixed(ctx, _ints(prop(op, "static_offsets")), ctx.get_all(op.offsets))
+    sizes = _mixed(ctx, _ints(prop(op, "static_sizes")), ctx.get_all(op.sizes))
+    steps = _mixed(ctx, _ints(prop(op, "static_strides")), ctx.get_all(op.strides))
     bounds.check_subview(ctx, op, d, offsets, sizes, steps)
     off = d.offset()
     for i, o in enumerate(offsets):
         off = _add(bld, off, _mul(bld, o, d.stride(i)))
     strides = [_mul(bld, s, d.stride(i)) for i, s in enumerate(steps)]
     rtype = op.results[0].type
-    keep = _kept_dims(list(src.type.get_shape()), _ints(_prop(op, "static_sizes")),
+    keep = _kept_dims(list(src.type.get_shape()), _ints(prop(op, "static_sizes")),
                       list(rtype.get_shape()))
     _set_view(ctx, op, d, [sizes[i] for i in keep], [strides[i] for i in keep], offset=off)
 
@@ -329,9 +324,9 @@ def _reinterpret_cast(ctx, op):
     else:
         d = md.Descriptor(bld, v, src.type)
         allocated, aligned = d.allocated(), d.aligned()
-    offsets = _mixed(ctx, _ints(_prop(op, "static_offsets")), ctx.get_all(op.offsets))
-    sizes = _mixed(ctx, _ints(_prop(op, "static_sizes")), ctx.get_all(op.sizes))
-    strides = _mixed(ctx, _ints(_prop(op, "static_strides")), ctx.get_all(op.strides))
+    offsets = _mixed(ctx, _ints(prop(op, "static_offsets")), ctx.get_all(op.offsets))
+    sizes = _mixed(ctx, _ints(prop(op, "static_sizes")), ctx.get_all(op.sizes))
+    strides = _mixed(ctx, _ints(prop(op, "static_strides")), ctx.get_all(op.strides))
     st = ctx.convert(op.results[0].type)
     ctx.set_results(op, [md.build(bld, st, allocated, aligned, offsets[0], sizes, strides)])
 
@@ -350,7 +345,7 @@ def _view(ctx, op):
 
 
 def _reassociation(op) -> list[list[int]]:
-    attr = _prop(op, "reassociation")
+    attr = prop(op, "reassociation")
     return [[int(x.value.data) for x in grp.data] for grp in attr.data]
 
 
@@ -374,7 +369,7 @@ def _expand_shape(ctx, op):
     d = desc(ctx, src)
     groups = _reassociation(op)
     rtype = op.results[0].type
-    static = _ints(_prop(op, "static_output_shape")) or list(rtype.get_shape())
+    static = _ints(prop(op, "static_output_shape")) or list(rtype.get_shape())
     out_sizes = _mixed(ctx, static, ctx.get_all(getattr(op, "output_shape", [])))
     strides: list[ir.Value] = [None] * len(out_sizes)  # type: ignore[list-item]
     for src_dim, grp in enumerate(groups):
@@ -445,14 +440,14 @@ def _copy(ctx, op):
 # ------------------------------------------------------------------ globals
 def _declare_global(ctx: LoweringContext, op) -> None:
     name = op.sym_name.data
-    mtype = _prop(op, "type")
+    mtype = prop(op, "type")
     elem = ctx.types.element(mtype)
     count = 1
     for dim in mtype.get_shape():
         count *= dim
     arr = ir.ArrayType(elem, count)
     gv = ir.GlobalVariable(ctx.module, arr, name)
-    init = _prop(op, "initial_value")
+    init = prop(op, "initial_value")
     if isinstance(init, b.DenseIntOrFPElementsAttr):
         vals = list(init.get_values())
         if len(vals) == 1 and count != 1:
@@ -464,12 +459,12 @@ def _declare_global(ctx: LoweringContext, op) -> None:
         gv.initializer = ir.Constant(arr, None)  # zero: 'uninitialized' or external
     else:
         raise ctx.unsupported(op, f"memref.global initializer {init}")
-    if _prop(op, "constant") is not None:
+    if prop(op, "constant") is not None:
         gv.global_constant = True
-    vis = _prop(op, "sym_visibility")
+    vis = prop(op, "sym_visibility")
     if vis is not None and vis.data == "private":
         gv.linkage = "internal"
-    align = _prop(op, "alignment")
+    align = prop(op, "alignment")
     if align is not None:
         gv.align = int(align.value.data)
     ctx.globals[name] = (gv, mtype)
@@ -480,7 +475,7 @@ register_module_op("memref.global", declare=_declare_global)
 
 @lowering("memref.get_global")
 def _get_global(ctx, op):
-    ref = _prop(op, "name")
+    ref = prop(op, "name")
     name = ref.string_value() if hasattr(ref, "string_value") else str(ref).lstrip("@")
     entry = ctx.globals.get(name)
     if entry is None:
@@ -510,7 +505,7 @@ def rmw_kind(op) -> str:
     name = getattr(op, "kind_name", None)
     if isinstance(name, str):
         return name
-    k = _prop(op, "kind")
+    k = prop(op, "kind")
     if isinstance(k, b.IntegerAttr):
         return _RMW_KINDS[int(k.value.data)]
     text = str(k)
@@ -568,7 +563,7 @@ def _atomic_rmw(ctx, op):
     try:
         kind = rmw_kind(op)
     except (KeyError, IndexError):
-        raise ctx.unsupported(op, f"atomic_rmw kind {_prop(op, 'kind')}") from None
+        raise ctx.unsupported(op, f"atomic_rmw kind {prop(op, 'kind')}") from None
     ptr = element_ptr(ctx, op.memref, op.indices, op=op)
     ctx.set_results(op, [atomic_update(ctx, kind, ptr, ctx.get(op.value))])
 

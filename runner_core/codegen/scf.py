@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import llvmlite.ir as ir
 
-from .context import LoweringContext
+from .context import LoweringContext, prop
 from .registry import lowering
 
 
@@ -47,17 +47,12 @@ def emit_loop(ctx: LoweringContext, lb: ir.Value, ub: ir.Value, step: ir.Value,
     return list(phis)
 
 
-def _prop(op, name):
-    v = op.properties.get(name)
-    return v if v is not None else op.attributes.get(name)
-
-
 @lowering("scf.for")
 def _for(ctx: LoweringContext, op) -> None:
     lb, ub, step = ctx.get(op.lb), ctx.get(op.ub), ctx.get(op.step)
     inits = ctx.get_all(op.iter_args)
     (block,) = op.body.blocks
-    unsigned = _prop(op, "unsignedCmp") is not None
+    unsigned = prop(op, "unsignedCmp") is not None
 
     def body(iv, iters):
         return ctx.lower_inline(block, [iv, *iters])
@@ -161,7 +156,7 @@ def _execute_region(ctx: LoweringContext, op) -> None:
 def _index_switch(ctx: LoweringContext, op) -> None:
     bld = ctx.builder
     arg = ctx.get(op.arg)
-    cases = [int(x) for x in _prop(op, "cases").get_values()]
+    cases = [int(x) for x in prop(op, "cases").get_values()]
     default_b = ctx.new_block("switch.default")
     merge = ctx.new_block("switch.end")
     sw = bld.switch(arg, default_b)

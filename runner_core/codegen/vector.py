@@ -17,18 +17,13 @@ from xdsl.dialects import builtin as b
 
 from . import memref_desc as md
 from .arith import dense_constant, scalar_constant
-from .context import LoweringContext
+from .context import LoweringContext, prop
 from .elementwise import map_nd
 from .memref import element_ptr
 from .registry import lowering
 from .types import I1, I16, I32, I64, VOID
 
 DYNAMIC = md.DYNAMIC
-
-
-def _prop(op, name):
-    v = op.properties.get(name)
-    return v if v is not None else op.attributes.get(name)
 
 
 # ------------------------------------------------------------ lanes helpers
@@ -88,7 +83,7 @@ _PUNCT = {"newline": "printNewline", "comma": "printComma", "open": "printOpen",
 
 
 def _punctuation(op) -> str | None:
-    p = _prop(op, "punctuation")
+    p = prop(op, "punctuation")
     if p is None:
         return "printNewline"
     text = str(getattr(p, "data", p)).lower()
@@ -143,7 +138,7 @@ def _print_nd(ctx: LoweringContext, v: ir.Value, mlir_elem, op) -> None:
 
 @lowering("vector.print")
 def _print(ctx: LoweringContext, op) -> None:
-    text = _prop(op, "stringLiteral")
+    text = prop(op, "stringLiteral")
     if text is not None:
         ctx.call("printString", VOID, [ctx.string_constant(text.data, "vector_print_str")])
         return
@@ -222,7 +217,7 @@ def _flatten(idx, shape):
 
 # ------------------------------------------------------- extract / insert
 def _positions(ctx, op) -> list:
-    static = [int(x) for x in _prop(op, "static_position").get_values()]
+    static = [int(x) for x in prop(op, "static_position").get_values()]
     dyn = iter(ctx.get_all(op.dynamic_position))
     return [next(dyn) if s == DYNAMIC else s for s in static]
 
@@ -285,7 +280,7 @@ def _insert(ctx: LoweringContext, op) -> None:
 @lowering("vector.shuffle")
 def _shuffle(ctx: LoweringContext, op) -> None:
     a, c = ctx.get(op.v1), ctx.get(op.v2)
-    mask = [int(x) for x in _prop(op, "mask").get_values()]
+    mask = [int(x) for x in prop(op, "mask").get_values()]
     bld = ctx.builder
     rt = ctx.convert(op.results[0].type)
     if isinstance(a.type, ir.VectorType) and isinstance(c.type, ir.VectorType):
@@ -340,7 +335,7 @@ _COMBINE_INT = {"add": "add", "mul": "mul", "and": "and_", "or": "or_", "xor": "
 
 
 def _kind(op) -> str:
-    k = _prop(op, "kind")
+    k = prop(op, "kind")
     text = str(getattr(k, "data", k))
     m = re.search(r"(minnumf|maxnumf|minimumf|maximumf|minsi|maxsi|minui|maxui|add|mul|and|or|xor"
                   r"|minf|maxf)", text)
@@ -376,7 +371,7 @@ def _reduction(ctx: LoweringContext, op) -> None:
     try:
         kind = _kind(op)
     except KeyError:
-        raise ctx.unsupported(op, f"vector.reduction kind {_prop(op, 'kind')}") from None
+        raise ctx.unsupported(op, f"vector.reduction kind {prop(op, 'kind')}") from None
     vt = v.type
     elem = vt.element
     if isinstance(elem, ir.IntType):
@@ -455,7 +450,7 @@ def _create_mask(ctx: LoweringContext, op) -> None:
 def _constant_mask(ctx: LoweringContext, op) -> None:
     rt = op.results[0].type
     shape = shape_of(rt)
-    dims = [int(x) for x in _prop(op, "mask_dim_sizes").get_values()]
+    dims = [int(x) for x in prop(op, "mask_dim_sizes").get_values()]
     vals = []
     for flat in range(_count(shape)):
         idx = _unflatten(flat, shape)
@@ -531,7 +526,7 @@ def zero_of(t: ir.Type) -> ir.Constant:
 
 # ------------------------------------------------------- strided slices
 def _i64s(op, name) -> list[int]:
-    return [x.value.data for x in _prop(op, name).data]
+    return [x.value.data for x in prop(op, name).data]
 
 
 def _slice_lanes(src_shape, offsets, res_shape) -> list[int]:
