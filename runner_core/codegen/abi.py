@@ -88,6 +88,17 @@ def implode(builder: ir.IRBuilder, types: TypeConverter, values: list[ir.Value],
     return v
 
 
+def implode_all(builder: ir.IRBuilder, types: TypeConverter, values: list[ir.Value],
+                mlir_types) -> list[ir.Value]:
+    """One value per type of ``mlir_types`` from a function's expanded-ABI parameters."""
+    out, pos = [], 0
+    for t in mlir_types:
+        n = count_expanded(t)
+        out.append(implode(builder, types, values[pos:pos + n], t))
+        pos += n
+    return out
+
+
 def count_expanded(t) -> int:
     if isinstance(t, b.MemRefType):
         return 3 + 2 * len(t.get_shape())

@@ -49,12 +49,7 @@ def _define(ctx: LoweringContext, op) -> None:
     info = ctx.functions[op.sym_name.data]
     fn = info.function
     entry = ctx.begin_function(fn)
-    args = list(fn.args)
-    values, pos = [], 0
-    for t in info.mlir_type.inputs.data:
-        n = abi.count_expanded(t)
-        values.append(abi.implode(ctx.builder, ctx.types, args[pos:pos + n], t))
-        pos += n
+    values = abi.implode_all(ctx.builder, ctx.types, list(fn.args), info.mlir_type.inputs.data)
     ctx.lower_region_cfg(op.body, values, entry=entry)
     ctx.end_function()
     if info.c_interface:

@@ -317,11 +317,7 @@ def _define_gpu_func(ctx: LoweringContext, op) -> None:
     ctx.state[_CURRENT_FUNC] = op
     try:
         params = hooks.enter_function(ctx, op, fn, kernel)
-        values, pos = [], 0
-        for t in info.mlir_type.inputs.data:
-            n = abi.count_expanded(t)
-            values.append(abi.implode(ctx.builder, ctx.types, params[pos:pos + n], t))
-            pos += n
+        values = abi.implode_all(ctx.builder, ctx.types, params, info.mlir_type.inputs.data)
         for i, arg in enumerate(op.workgroup_buffers):
             values.append(_attribution(ctx, hooks, arg, workgroup=True,
                                        name=f"{op.sym_name.data}.wg{i}"))
