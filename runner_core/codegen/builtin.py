@@ -1,4 +1,5 @@
-"""builtin and ub dialects: ``unrealized_conversion_cast``, ``ub.poison``, ``ub.unreachable``."""
+"""builtin and ub dialects: ``unrealized_conversion_cast``, ``ub.poison``, ``ub.unreachable``
+(also LLVM's ``llvm.mlir.poison``/``undef`` and ``llvm.unreachable``, which mean the same)."""
 
 from __future__ import annotations
 
@@ -23,13 +24,13 @@ def _cast(ctx: LoweringContext, op) -> None:
 
 
 # ub dialect (poison values and unreachable points), tiny enough to live here.
-@lowering("ub.poison")
+@lowering("ub.poison", "llvm.mlir.poison", "llvm.mlir.undef")
 def _poison(ctx: LoweringContext, op) -> None:
     import llvmlite.ir as ir
 
     ctx.set_results(op, [ir.Constant(ctx.convert(op.results[0].type), ir.Undefined)])
 
 
-@lowering("ub.unreachable")
+@lowering("ub.unreachable", "llvm.unreachable")
 def _unreachable(ctx: LoweringContext, op) -> None:
     ctx.builder.unreachable()

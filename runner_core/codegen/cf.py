@@ -17,13 +17,14 @@ from .types import PTR, VOID
 ASSERT_HOOK = "_gpurunner_assert_fail"
 
 
-@lowering("cf.br")
+# LLVM's br and cond_br carry the same operands and lower the same way.
+@lowering("cf.br", "llvm.br")
 def _br(ctx: LoweringContext, op) -> None:
     (dest,) = op.successors
     ctx.branch(dest, ctx.get_all(op.operands))
 
 
-@lowering("cf.cond_br")
+@lowering("cf.cond_br", "llvm.cond_br")
 def _cond_br(ctx: LoweringContext, op) -> None:
     then_b, else_b = op.successors
     cond = ctx.get(op.cond)

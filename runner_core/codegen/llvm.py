@@ -202,14 +202,7 @@ def _constant(ctx, op):
     ctx.set_results(op, [arith.constant_value(ctx, prop(op, "value"), op.results[0].type)])
 
 
-@lowering("llvm.mlir.undef")
-def _undef(ctx, op):
-    ctx.set_results(op, [ir.Constant(ctx.convert(op.results[0].type), ir.Undefined)])
-
-
-@lowering("llvm.mlir.poison")
-def _poison(ctx, op):
-    ctx.set_results(op, [ir.Constant(ctx.convert(op.results[0].type), ir.Undefined)])
+# llvm.mlir.undef / llvm.mlir.poison lower as ub.poison does (builtin.py).
 
 
 @lowering("llvm.mlir.zero")
@@ -370,31 +363,14 @@ def _shufflevector(ctx, op):
 
 
 # ----------------------------------------------------------- control flow
-@lowering("llvm.br")
-def _br(ctx, op):
-    (dest,) = op.successors
-    ctx.branch(dest, ctx.get_all(op.operands))
-
-
-@lowering("llvm.cond_br")
-def _cond_br(ctx, op):
-    t, e = op.successors
-    tb = ctx.edge(t, ctx.get_all(op.then_arguments))
-    eb = ctx.edge(e, ctx.get_all(op.else_arguments))
-    ctx.builder.cbranch(ctx.get(op.cond), tb, eb)
-
-
+# llvm.br and llvm.cond_br lower as cf's branches (cf.py); llvm.unreachable as
+# ub.unreachable (builtin.py).
 @lowering("llvm.return")
 def _return(ctx, op):
     if op.operands:
         ctx.builder.ret(ctx.get(op.operands[0]))
     else:
         ctx.builder.ret_void()
-
-
-@lowering("llvm.unreachable")
-def _unreachable(ctx, op):
-    ctx.builder.unreachable()
 
 
 @lowering("llvm.call")

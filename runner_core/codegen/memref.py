@@ -17,7 +17,7 @@ from xdsl.dialects import builtin as b
 
 from . import bounds
 from . import memref_desc as md
-from .arith import dense_constant, scalar_constant
+from .arith import dense_constant
 from .context import LoweringContext, prop
 from .registry import lowering, register_module_op
 from .types import I1, I8, I64, PTR
@@ -578,10 +578,6 @@ def _alloca_scope(ctx, op):
     ctx.intrinsic("llvm.stackrestore", ir.VoidType(), [saved], [PTR])
     ctx.set_results(op, results)
     del bld
-
-
-def scalar_zero(t: ir.Type) -> ir.Constant:
-    return scalar_constant(t, 0)
 
 
 # --------------------------------------------------------------- transpose

@@ -16,7 +16,7 @@ import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
 from . import memref_desc as md
-from .arith import dense_constant, scalar_constant
+from .arith import dense_constant
 from .context import LoweringContext, prop
 from .elementwise import map_nd
 from .memref import element_ptr
@@ -518,10 +518,6 @@ def _transfer_write(ctx: LoweringContext, op) -> None:
         bld.store(lane, md.element_pointer(bld, elem, d, idxs[:last] + [pos]))
         bld.branch(done)
         bld.position_at_end(done)
-
-
-def zero_of(t: ir.Type) -> ir.Constant:
-    return scalar_constant(t, 0)
 
 
 # ------------------------------------------------------- strided slices
