@@ -34,6 +34,7 @@ import shlex
 from dataclasses import dataclass
 
 from .job import JobResult
+from .report import closing_lines, indent
 
 PERTURB_VAR = "GPURUNNER_PERTURB"
 
@@ -159,10 +160,6 @@ def _ranges(numbers: list[int]) -> str:
     return ", ".join(parts)
 
 
-def _indent(text: str, prefix: str = "  ") -> str:
-    return "\n".join(prefix + line if line else prefix.rstrip() for line in text.splitlines())
-
-
 def _diff(a: Run, b: Run, a_label: str, b_label: str) -> list[str]:
     """Unified diffs of every observation that differs between two runs."""
     left, right = dict(a.observed), dict(b.observed)
@@ -182,7 +179,7 @@ def _diff(a: Run, b: Run, a_label: str, b_label: str) -> list[str]:
             lines = lines[:_MAX_DIFF_LINES] + [f"... [{len(lines) - _MAX_DIFF_LINES} more "
                                                f"diff lines]"]
         out.append(f"{key}:")
-        out.append(_indent("\n".join(lines)))
+        out.append(indent("\n".join(lines)))
     return out
 
 
@@ -205,13 +202,13 @@ def flaky_text(path: str, nodeid: str, verdict: Verdict, configured_seed: str | 
         other = group[0]
         other_label = other.label(configured_seed)
         parts.append(f"outcome {letter}, {other_label}, against outcome A, {ref_label}:")
-        parts.extend(_indent(line) for line in _diff(reference, other, ref_label, other_label))
+        parts.extend(indent(line) for line in _diff(reference, other, ref_label, other_label))
     if len(groups) > 1 + _MAX_GROUPS_SHOWN:
         parts.append(f"({len(groups) - 1 - _MAX_GROUPS_SHOWN} more outcomes not shown)")
     seeds = [f"run {r.number}: {PERTURB_VAR}={r.seed}" for r in verdict.differing if r.seed]
     if seeds:
         parts.append("seeds of the runs that differ from run 1:")
-        parts.append(_indent("; ".join(seeds)))
+        parts.append(indent("; ".join(seeds)))
     example = next((r for r in verdict.differing if r.seed), None) or \
         next((r for r in runs if r.seed), None)
     node = shlex.quote(nodeid)
@@ -224,9 +221,6 @@ def flaky_text(path: str, nodeid: str, verdict: Verdict, configured_seed: str | 
         failing = next((r for g in groups for r in g[:1] if r.result.status != "pass"), None)
         if failing is not None:
             parts.append(f"how {failing.label(configured_seed)} failed:")
-            parts.append(_indent(failure_of(failing.result)))
-    for note in notes or []:
-        parts.append(f"note: {note}")
-    if tmp_dir:
-        parts.append(f"temporary directory kept (last run): {tmp_dir}")
+            parts.append(indent(failure_of(failing.result)))
+    parts.extend(closing_lines(notes, tmp_dir, " (last run)"))
     return "\n".join(parts)

@@ -18,8 +18,17 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
-def _indent(text: str, prefix: str = "  ") -> str:
+def indent(text: str, prefix: str = "  ") -> str:
     return "\n".join(prefix + line if line else prefix.rstrip() for line in text.splitlines())
+
+
+def closing_lines(notes: list[str] | None, tmp_dir: str | None, which: str = "") -> list[str]:
+    """The last lines of a report: its notes, then the kept temporary directory
+    (``which``: of which run, when there were several)."""
+    lines = [f"note: {note}" for note in notes or []]
+    if tmp_dir:
+        lines.append(f"temporary directory kept{which}: {tmp_dir}")
+    return lines
 
 
 def _clip(text: str, limit: int = _MAX_LINES) -> str:
@@ -68,7 +77,7 @@ def stages_summary(result: JobResult, lineno: int | None = None) -> str:
         if stage.lineno != current:
             current = stage.lineno
             rows.append(f"RUN at line {stage.lineno}:")
-        rows.append(_indent(stage_line(stage)))
+        rows.append(indent(stage_line(stage)))
     return "\n".join(rows)
 
 
@@ -103,25 +112,22 @@ def failure_text(path: str, lines: list[RunLine], result: JobResult, tmp_dir: st
     here = [s for s in result.stages if s.lineno == result.failed_lineno]
     if here:
         parts.append(f"stages (executor: {result.executor}):")
-        parts.append(_indent(stages_summary(result, result.failed_lineno)))
+        parts.append(indent(stages_summary(result, result.failed_lineno)))
     failing = [s for s in here if s.returncode != 0] or here[-1:]
     for stage in failing:
         name = stage.argv[0] if stage.argv else "?"
         if stage.stderr.strip():
             parts.append(f"stderr of stage {stage.index + 1} ({name}):")
-            parts.append(_indent(_clip(_text(stage.stderr))))
+            parts.append(indent(_clip(_text(stage.stderr))))
         if stage.stdout.strip() and stage.index == stage.pipeline_len - 1:
             parts.append(f"stdout of stage {stage.index + 1} ({name}):")
-            parts.append(_indent(_clip(_text(stage.stdout))))
+            parts.append(indent(_clip(_text(stage.stdout))))
         if stage.stdin:
             text = _text(stage.stdin)
             parts.append(f"input of stage {stage.index + 1} ({name}), "
                          f"{len(text.splitlines())} lines:")
-            parts.append(_indent(_numbered(text, _input_line(_text(stage.stderr)))))
+            parts.append(indent(_numbered(text, _input_line(_text(stage.stderr)))))
         if stage.crashed:
             parts.append(f"stage {stage.index + 1} was killed by signal {-stage.raw_returncode}")
-    for note in notes or []:
-        parts.append(f"note: {note}")
-    if tmp_dir:
-        parts.append(f"temporary directory kept: {tmp_dir}")
+    parts.extend(closing_lines(notes, tmp_dir))
     return "\n".join(parts)
