@@ -14,25 +14,20 @@ Skipped when the LLVM 22 tools are not installed (``.ci/run`` installs them).
 
 from __future__ import annotations
 
-import re
 import shlex
 import subprocess
 from pathlib import Path
 
 import pytest
-from update_checks import LLVM, REAL_LIBS, pipeline
+from update_checks import HAVE_LLVM, LLVM, REAL_LIBS, mask, pipeline
 
 HERE = Path(__file__).parent
 PROGRAMS = sorted((HERE / "programs").glob("*.mlir"))
 BUILTIN_LIBS = {"%mlir_runner_utils": "mlir_runner_utils",
                 "%mlir_c_runner_utils": "mlir_c_runner_utils"}
-BASE = re.compile(rb"base@ = 0x[0-9a-f]+")
-
-have_llvm = (LLVM / "bin/mlir-opt").exists() and (LLVM / "bin/mlir-runner").exists() and all(
-    Path(p).exists() for p in REAL_LIBS.values())
 # Heavy (many programs end to end, or upstream tools): `-m integration`, not the unit run.
 pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(not have_llvm, reason="LLVM 22 tools not installed")]
+              pytest.mark.skipif(not HAVE_LLVM, reason="LLVM 22 tools not installed")]
 
 
 def run_script(path: Path) -> list[list[str]]:
@@ -50,10 +45,6 @@ def substitute(stages, table):
             new.append(a)
         out.append(new)
     return out
-
-
-def mask(data: bytes) -> bytes:
-    return BASE.sub(b"base@ = 0x(masked)", data)
 
 
 _upstream_cache: dict[Path, bytes] = {}

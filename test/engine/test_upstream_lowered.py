@@ -14,32 +14,23 @@ by our runner (built-in runtime providers), and stdout must be identical
 
 from __future__ import annotations
 
-import re
 import shlex
 import subprocess
 from pathlib import Path
 
 import pytest
+from update_checks import HAVE_LLVM, LLVM, REAL_LIBS, mask, pipeline
 
 HERE = Path(__file__).parent
 PROGRAMS = sorted((HERE / "programs").glob("*.mlir"))
-LLVM = Path("/usr/lib/llvm-22")
-REAL_LIBS = [str(LLVM / "lib/libmlir_runner_utils.so"), str(LLVM / "lib/libmlir_c_runner_utils.so")]
-BASE = re.compile(rb"base@ = 0x[0-9a-f]+")
-
-have_llvm = (LLVM / "bin/mlir-opt").exists() and (LLVM / "bin/mlir-runner").exists() and all(
-    Path(p).exists() for p in REAL_LIBS)
 # Heavy (many programs end to end, or upstream tools): `-m integration`, not the unit run.
 pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(not have_llvm, reason="LLVM 22 tools not installed")]
+              pytest.mark.skipif(not HAVE_LLVM, reason="LLVM 22 tools not installed")]
 
 
 def _opt_args(path: Path) -> list[str]:
     """The mlir-opt stage's pass flags from the program's RUN line."""
-    run = " ".join(m.group(1).rstrip("\\").strip() for m in
-                   re.finditer(r"^//\s*RUN:(.*)$", path.read_text(), re.M))
-    first = run.split("|")[0]
-    argv = shlex.split(first)
+    argv = shlex.split(pipeline(path)[0])
     assert argv[0] == "mlir-opt", f"{path.name}: RUN line does not start with mlir-opt"
     return [a for a in argv[1:] if a != "%s"]
 
@@ -52,10 +43,6 @@ def _lower(path: Path) -> bytes:
     return res.stdout
 
 
-def _mask(data: bytes) -> bytes:
-    return BASE.sub(b"base@ = 0x(masked)", data)
-
-
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
 def test_upstream_lowering_runs_on_our_runner(path: Path, tmp_path: Path):
     from runner_core import cli
@@ -63,7 +50,7 @@ def test_upstream_lowering_runs_on_our_runner(path: Path, tmp_path: Path):
     lowered = _lower(path)
     common = ["-e", "main", "--entry-point-result=void"]
     up = subprocess.run([str(LLVM / "bin/mlir-runner"), *common,
-                         f"--shared-libs={','.join(REAL_LIBS)}"],
+                         f"--shared-libs={','.join(REAL_LIBS.values())}"],
                         input=lowered, capture_output=True, timeout=120)
     assert up.returncode == 0, up.stderr.decode()
     assert up.stdout, "upstream printed nothing: the program tests nothing"
@@ -71,7 +58,7 @@ def test_upstream_lowering_runs_on_our_runner(path: Path, tmp_path: Path):
                           "--shared-libs=mlir_runner_utils,mlir_c_runner_utils"],
                          lowered, {"GPURUNNER_BACKEND": "cpu"}, str(tmp_path))
     assert ours.returncode == 0, ours.stderr.decode()
-    assert _mask(ours.stdout) == _mask(up.stdout)
+    assert mask(ours.stdout) == mask(up.stdout)
 
 
 def test_lowered_text_round_trips_through_our_printer(tmp_path: Path):
