@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from pytest_gpurunner import gating
+
 # `pytester` itself is enabled by the repository's top-level conftest.py (pytest accepts
 # `pytest_plugins` only there).
 
@@ -49,6 +51,12 @@ def project(pytester: pytest.Pytester, ini) -> pytest.Pytester:
 def integration(project: pytest.Pytester):
     """The project's ``integration_test`` folder: by default its tests are integration tests."""
     return project.mkdir("integration_test")
+
+
+@pytest.fixture
+def no_gpu(monkeypatch):
+    """The machine has no usable CUDA device, whatever this one has."""
+    monkeypatch.setattr(gating, "probe_gpu", lambda: (None, "no CUDA device usable"))
 
 
 @pytest.fixture

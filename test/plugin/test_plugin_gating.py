@@ -63,11 +63,6 @@ def fake_gpu(monkeypatch):
     return info
 
 
-@pytest.fixture
-def no_gpu(monkeypatch):
-    monkeypatch.setattr(gating, "probe_gpu", lambda: (None, "no CUDA device usable"))
-
-
 def backend_check(project, backend):
     project.makefile(".mlir", gpu=GPU_TEST.replace("[[BACKEND:cpu|cuda]]", backend),
                      unit=UNIT)

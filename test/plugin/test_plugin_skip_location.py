@@ -9,16 +9,9 @@ the test's first RUN line.
 import pytest
 from plugin_session import run as run_pytest
 
-from pytest_gpurunner import gating
-
 
 def run(project: pytest.Pytester, *args: str):
     return run_pytest(project, "-rs", *args)
-
-
-@pytest.fixture
-def no_gpu(monkeypatch):
-    monkeypatch.setattr(gating, "probe_gpu", lambda: (None, "no CUDA device usable"))
 
 
 def test_directive_skips_name_the_directive_line(project):
