@@ -411,17 +411,20 @@ def block_id(ctx: LoweringContext, dim: int) -> ir.Value:
 
 
 def block_dim(ctx: LoweringContext, dim: int) -> ir.Value:
-    known = _known(current_gpu_func(ctx), "known_block_size")
-    if known is not None:
-        return ctx.index_const(known[dim])
-    return _to_index(ctx, hooks_of(ctx).block_dim(ctx, dim))
+    return _launch_size(ctx, dim, "known_block_size", "block_dim")
 
 
 def grid_dim(ctx: LoweringContext, dim: int) -> ir.Value:
-    known = _known(current_gpu_func(ctx), "known_grid_size")
+    return _launch_size(ctx, dim, "known_grid_size", "grid_dim")
+
+
+def _launch_size(ctx: LoweringContext, dim: int, known_attr: str, hook: str) -> ir.Value:
+    """A block or grid size: a constant when the gpu.func declares it (``known_attr``),
+    else read at run time by the hooks' ``hook``."""
+    known = _known(current_gpu_func(ctx), known_attr)
     if known is not None:
         return ctx.index_const(known[dim])
-    return _to_index(ctx, hooks_of(ctx).grid_dim(ctx, dim))
+    return _to_index(ctx, getattr(hooks_of(ctx), hook)(ctx, dim))
 
 
 def linear_thread_id(ctx: LoweringContext) -> ir.Value:

@@ -74,17 +74,17 @@ def register_module_op(key: str | type, *, declare=None, define=None,
 
 
 def lookup(name: str, target: str) -> OpLowering | None:
-    fn = _OPS.get((name, target))
-    if fn is None:
-        fn = _OPS.get((name, None))
-    return fn
+    return _for_target(_OPS, name, target)
 
 
 def lookup_module_op(name: str, target: str) -> ModuleOpLowering | None:
-    entry = _MODULE_OPS.get((name, target))
-    if entry is None:
-        entry = _MODULE_OPS.get((name, None))
-    return entry
+    return _for_target(_MODULE_OPS, name, target)
+
+
+def _for_target(table: dict, name: str, target: str):
+    """The entry registered for ``target``, else the one for every target."""
+    entry = table.get((name, target))
+    return entry if entry is not None else table.get((name, None))
 
 
 def registered_ops(target: str | None = None) -> list[str]:
