@@ -61,6 +61,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from runner_core.errors import ExecutionError
+from runner_core.runtime.core import core
 from runner_core.toolapi import mark_process_unusable, process_unusable
 
 from . import host_register_2021
@@ -856,6 +857,11 @@ class CudaRuntimeProvider(Provider):
                     detail = f"kernel '{ctypes.string_at(arg).decode(errors='replace')}'"
                 else:
                     detail, locs = self._kernel_facts(arg)
+                    # The launch itself failed, on the launching thread: the host code
+                    # named its own gpu.launch_func just before the call.
+                    site = core().take_launch_site() if mgpu == "mgpuLaunchKernel" else ""
+                    if site:
+                        locs = [site]
             elif code in STICKY and self._last_fn.value:
                 # A kernel fault surfaces at the next synchronisation: blame the kernel.
                 op = "gpu.launch_func"

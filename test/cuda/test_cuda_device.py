@@ -286,3 +286,39 @@ def test_fault_program_then_next_program(tmp_path):
                   "--entry-point-result=void", *libs])
     assert good.returncode == 0, good.stderr.decode()
     assert re.search(rb"\[0,\s+2,\s+4,\s+6,\s+8,\s+10,\s+12,\s+14\]", good.stdout), good.stdout
+
+
+TWO_LAUNCHES = """\
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %c2048 = arith.constant 2048 : index
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1)
+    vector.print str "first launch done\\n"
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c2048, %c1, %c1)
+    vector.print str "second launch done\\n"
+    return
+  }
+}
+"""
+
+
+def test_rejected_launch_names_its_own_launch_func(tmp_path):
+    """The driver refuses the second launch (2048 threads per block): the error is at
+    that gpu.launch_func (line 13), not at the kernel's first launch site (line 11)."""
+    _needs_host_lowering()
+    src = tmp_path / "two_launches.mlir"
+    src.write_text(TWO_LAUNCHES)
+    res = _tool([str(src), "--backend=cuda", "--entry-point-result=void",
+                 "--shared-libs=mlir_cuda_runtime,mlir_c_runner_utils"])
+    err = res.stderr.decode()
+    assert res.returncode != 0
+    assert err.startswith(f"{src}:13:5: error: 'gpu.launch_func' failed on the GPU: "), err
+    assert "CUDA_ERROR_INVALID_VALUE" in err.splitlines()[0], err
+    assert res.stdout == b"first launch done\n"

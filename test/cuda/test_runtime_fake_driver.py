@@ -121,6 +121,26 @@ def test_driver_failure_names_the_op_and_the_kernel(fake):
     assert provider._run.sticky
 
 
+def test_failed_launch_is_reported_at_its_own_launch_func(fake):
+    """A kernel launched from two places: the failing launch names its own site."""
+    from runner_core.runtime.core import LAUNCH_SITE, core
+
+    drv, provider, f = fake
+    site = rt.KernelSite("k", "k", "t.mlir:30:5", ["t.mlir:12:7", "t.mlir:20:7"])
+    provider._functions[0xF00] = site
+    set_site = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(core().symbols[LAUNCH_SITE])
+    first, second = ctypes.c_char_p(b"t.mlir:12:7"), ctypes.c_char_p(b"t.mlir:20:7")
+    set_site(ctypes.cast(first, ctypes.c_void_p))
+    f["launch"](0xF00, 1, 1, 1, 1, 1, 1, 0, None, None, None, 0)
+    assert provider._run.errors == []
+    drv.fail["cuLaunchKernel"] = 1  # CUDA_ERROR_INVALID_VALUE: not sticky
+    set_site(ctypes.cast(second, ctypes.c_void_p))
+    f["launch"](0xF00, 1, 1, 1, 1, 1, 1, 0, None, None, None, 0)
+    (msg,) = provider._run.errors
+    assert msg.startswith("t.mlir:20:7: error: 'gpu.launch_func' failed on the GPU"), msg
+    assert core().take_launch_site() == ""  # taken, so never reported twice
+
+
 def test_failure_on_the_entry_thread_unwinds_the_run(fake):
     """On the thread running the entry point a failure stops the program at once."""
     from runner_core.runtime.core import core
