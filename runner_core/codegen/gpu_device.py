@@ -824,6 +824,12 @@ SYNC_OPS = frozenset({"gpu.barrier", "gpu.shuffle", "gpu.all_reduce", "gpu.subgr
 
 def ops_reachable(gpu_module_op, kernel_name: str) -> set[str]:
     """Names of the ops a kernel may execute, following calls inside its gpu.module."""
+    return reachable(gpu_module_op, kernel_name)[1]
+
+
+def reachable(gpu_module_op, kernel_name: str) -> tuple[set[str], set[str]]:
+    """The functions a kernel may enter (itself included) and the names of the ops they
+    hold, following calls inside its gpu.module."""
     table = {}
     for o in gpu_module_op.body.block.ops:
         sym = o.attributes.get("sym_name") or o.properties.get("sym_name")
@@ -843,7 +849,7 @@ def ops_reachable(gpu_module_op, kernel_name: str) -> set[str]:
                 callee = inner.callee
                 work.append(callee.root_reference.data if hasattr(callee, "root_reference")
                             else str(callee).lstrip("@"))
-    return names
+    return seen_funcs, names
 
 
 # ------------------------------------------------------- host-only operations

@@ -190,14 +190,22 @@ _KDESC_RE = re.compile(r'^@"?(__gpurunner_kdesc\.[^"\s]+)"?\s*=', re.M)
 MAX_THREADS_PER_BLOCK = 1024
 MAX_BLOCK_DIMS = (1024, 1024, 64)
 MAX_GRID_DIMS = (2**31 - 1, 65535, 65535)
+# Shared memory per block on NVIDIA GPUs: statically allocated (workgroup attributions,
+# module-level workgroup globals) at most 48 KiB, ptxas's limit; static plus dynamic at most
+# the device's opt-in maximum, 227 KiB on sm_90 (H100/H200), the largest current value.
+# The cuda backend raises a kernel's dynamic limit as upstream's runtime does, so a launch
+# within these bounds runs on both backends and one beyond them fails on both.
+MAX_STATIC_SHARED_BYTES = 48 * 1024
+MAX_SHARED_BYTES_PER_BLOCK = 227 * 1024
 
 
 @dataclass
 class KernelEntry:
     name: str
     flags: int
-    static_bytes: int
+    static_bytes: int  # the block's shared area here (laid out for every kernel of the module)
     where: str = ""  # launch sites, "file:line:col[, ...]"
+    gpu_static_bytes: int = 0  # workgroup memory this kernel would allocate on a GPU
 
     def prefix(self) -> str:
         """``file:line:col: `` of the (first) launch site, for diagnostics."""
@@ -332,9 +340,10 @@ class CpuGpuRuntime(Provider):
         with self._state_lock:
             self._modules[handle] = mod
             for name, addr in kernels.items():
-                k = (ctypes.c_int64 * 6).from_address(addr)
+                k = (ctypes.c_int64 * L.K_SLOTS).from_address(addr)
                 where = ctypes.string_at(k[L.K_WHERE]).decode() if k[L.K_WHERE] else ""
-                self._kernels[addr] = KernelEntry(name, k[L.K_FLAGS], k[L.K_STATIC], where)
+                self._kernels[addr] = KernelEntry(name, k[L.K_FLAGS], k[L.K_STATIC], where,
+                                                  k[L.K_GPU_STATIC])
         return handle
 
     def _module_unload(self, handle) -> None:
@@ -379,7 +388,7 @@ class CpuGpuRuntime(Provider):
                            f"module")
             return 1
         grid, block = (gx, gy, gz), (bx, by, bz)
-        problem = _check_config(grid, block, smem)
+        problem = _check_config(grid, block, smem, kernel.gpu_static_bytes)
         if problem:
             self._fail(f"{where}error: launch of GPU kernel @{kernel.name} with grid "
                        f"{grid} and block {block}: {problem}")
@@ -466,7 +475,7 @@ class CpuGpuRuntime(Provider):
             rt.function("gpurunner_cpu_release", None, ctypes.c_void_p)(addr)
 
 
-def _check_config(grid, block, smem) -> str:
+def _check_config(grid, block, smem, static_bytes: int) -> str:
     if any(g <= 0 for g in grid) or any(b <= 0 for b in block):
         return "every grid and block dimension must be at least 1"
     if block[0] * block[1] * block[2] > MAX_THREADS_PER_BLOCK:
@@ -480,6 +489,13 @@ def _check_config(grid, block, smem) -> str:
             return f"grid dimension {'xyz'[d]} = {g} exceeds {lim}"
     if smem < 0:
         return f"negative dynamic shared memory size {smem}"
+    if static_bytes > MAX_STATIC_SHARED_BYTES:
+        return (f"{static_bytes} bytes of statically allocated workgroup memory; the limit is "
+                f"{MAX_STATIC_SHARED_BYTES} (48 KiB), as on NVIDIA GPUs")
+    if static_bytes + smem > MAX_SHARED_BYTES_PER_BLOCK:
+        return (f"{static_bytes + smem} bytes of workgroup memory per block ({static_bytes} "
+                f"static + {smem} dynamic); the limit is {MAX_SHARED_BYTES_PER_BLOCK} "
+                f"(227 KiB, sm_90)")
     return ""
 
 

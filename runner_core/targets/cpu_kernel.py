@@ -43,7 +43,7 @@ from runner_core.codegen.gpu_device import (
     current_gpu_func,
     lower_gpu_module,
     opaque_pointer,
-    ops_reachable,
+    reachable,
 )
 from runner_core.codegen.gpu_host import DeviceBinary
 from runner_core.codegen.target import TargetDescription
@@ -91,6 +91,7 @@ class CpuKernelHooks(KernelHooks):
 
     def __init__(self):
         self.static_bytes = 0
+        self._static_by_fn: dict[str, int] = {}  # function -> workgroup bytes it allocates
         self.gpu_module = None
         # kernel function -> (block pointer, thread ids, {field slot: value})
         self._hidden: dict[int, tuple[ir.Value, list[ir.Value], dict[int, ir.Value]]] = {}
@@ -203,6 +204,8 @@ class CpuKernelHooks(KernelHooks):
     def workgroup_alloca(self, ctx, elem_type, count, align, name):
         size = ctx.types.sizeof(elem_type) * count
         offset = (self.static_bytes + align - 1) // align * align
+        fn = ctx.function.name
+        self._static_by_fn[fn] = self._static_by_fn.get(fn, 0) + offset + size - self.static_bytes
         self.static_bytes = offset + size
         bld = ctx.builder
         base = self._slot(ctx, L.B_SHARED, PTR)
@@ -220,7 +223,7 @@ class CpuKernelHooks(KernelHooks):
     def finish_module(self, ctx, kernels: list[KernelInfo]) -> None:
         self.descriptors: dict[str, int] = {}
         for k in kernels:
-            reach = ops_reachable(self.gpu_module, k.name)
+            funcs, reach = reachable(self.gpu_module, k.name)
             flags = 0
             if reach & SYNC_OPS:
                 flags |= L.FLAG_FIBERS
@@ -229,7 +232,8 @@ class CpuKernelHooks(KernelHooks):
             self.descriptors[k.name] = flags
             # Device functions read the running thread's id from the block record;
             # without calls the loop path need not keep it there (and stays vectorisable).
-            _emit_entry_points(ctx, k, flags, self.static_bytes,
+            gpu_static = sum(self._static_by_fn.get(f, 0) for f in funcs)
+            _emit_entry_points(ctx, k, flags, self.static_bytes, gpu_static,
                                publish_tid="func.call" in reach,
                                launch_sites=tuple(launch_sites(self.gpu_module, k.name)))
 
@@ -248,7 +252,7 @@ def _unpack_params(bld: ir.IRBuilder, params: ir.Value, types: list[ir.Type]) ->
     return out
 
 
-def _emit_entry_points(ctx, k: KernelInfo, flags: int, static_bytes: int,
+def _emit_entry_points(ctx, k: KernelInfo, flags: int, static_bytes: int, gpu_static: int,
                        publish_tid: bool = True, launch_sites: tuple[str, ...] = ()) -> None:
     mod = ctx.module
     body = k.function
@@ -294,14 +298,14 @@ def _emit_entry_points(ctx, k: KernelInfo, flags: int, static_bytes: int,
         block_fn, thread_fn = fn, None
     name = _c_string(mod, k.name, "kernel_name")
     where = _c_string(mod, ", ".join(launch_sites), "kernel_launches")
-    desc_t = ir.LiteralStructType([PTR, PTR, I64, I64, PTR, PTR])
+    desc_t = ir.LiteralStructType([PTR, PTR, I64, I64, PTR, PTR, I64])
     gv = ir.GlobalVariable(mod, desc_t, L.KDESC_PREFIX + k.name)
     gv.global_constant = True
     null = ir.Constant(PTR, None)
     gv.initializer = ir.Constant(desc_t, [block_fn if block_fn is not None else null,
                                           thread_fn if thread_fn is not None else null,
                                           ir.Constant(I64, static_bytes), ir.Constant(I64, flags),
-                                          name, where])
+                                          name, where, ir.Constant(I64, gpu_static)])
 
 
 def _c_string(mod: ir.Module, text: str, name: str) -> ir.GlobalVariable:

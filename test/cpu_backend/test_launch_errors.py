@@ -90,3 +90,45 @@ def test_deadlock_names_the_failing_launch():
     assert res.returncode != 0
     assert err.startswith(f"{_second_launch(program)}: error: GPU kernel @k deadlocked"), err
     assert res.stdout == b"first launch done\n"
+
+
+SHARED = """\
+module attributes {{gpu.container_module}} {{
+  gpu.module @kernels {{
+    gpu.func @k() workgroup(%buf : memref<{static}xf32, #gpu.address_space<workgroup>>) kernel {{
+      gpu.return
+    }}
+  }}
+  func.func @main() {{
+    %c1 = arith.constant 1 : index
+    %smem = arith.constant {dynamic} : i32
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) dynamic_shared_memory_size %smem
+    vector.print str "launched\\n"
+    return
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize("static,dynamic,problem", [
+    (16384, 0, "65536 bytes of statically allocated workgroup memory; the limit is 49152"),
+    (1024, 229376, "233472 bytes of workgroup memory per block (4096 static + 229376 dynamic);"
+                   " the limit is 232448"),
+])
+def test_shared_memory_beyond_nvidia_limits_is_refused(static, dynamic, problem):
+    res = run(SHARED.format(static=static, dynamic=dynamic),
+              libs="mlir_cuda_runtime,mlir_c_runner_utils")
+    err = res.stderr.decode()
+    assert res.returncode != 0
+    assert err.startswith(f"<stdin>:10:5: error: launch of GPU kernel @k with grid (1, 1, 1) "
+                          f"and block (1, 1, 1): {problem}"), err
+    assert res.stdout == b""
+
+
+@pytest.mark.parametrize("static,dynamic", [(12288, 0), (1024, 228352)])
+def test_shared_memory_at_nvidia_limits_runs(static, dynamic):
+    """48 KiB static, and 4 KiB static + 223 KiB dynamic = 227 KiB: both run."""
+    res = run(SHARED.format(static=static, dynamic=dynamic),
+              libs="mlir_cuda_runtime,mlir_c_runner_utils")
+    assert res.returncode == 0, res.stderr.decode()
+    assert res.stdout == b"launched\n"

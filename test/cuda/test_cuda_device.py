@@ -322,3 +322,28 @@ def test_rejected_launch_names_its_own_launch_func(tmp_path):
     assert err.startswith(f"{src}:13:5: error: 'gpu.launch_func' failed on the GPU: "), err
     assert "CUDA_ERROR_INVALID_VALUE" in err.splitlines()[0], err
     assert res.stdout == b"first launch done\n"
+
+
+LIMITS = os.path.join(REPO, "integration_test", "gpu", "shared_memory_limits.mlir")
+
+
+@pytest.mark.parametrize("at_limit,beyond,printed", [
+    ("memref<12288xi32, #gpu", "memref<12289xi32, #gpu", b""),    # 48 KiB + 4 static
+    ("arith.constant 228352 : i32", "arith.constant 228356 : i32", b"3112832\n"),  # 227 KiB + 4
+])
+def test_shared_memory_beyond_the_limits_fails_here_too(tmp_path, at_limit, beyond, printed):
+    """integration_test/gpu/shared_memory_limits.mlir runs at the limits on both backends;
+    4 bytes more must fail on the GPU as the cpu backend says it would."""
+    _needs_host_lowering()
+    with open(LIMITS) as f:
+        text = f.read()
+    assert at_limit in text
+    src = tmp_path / "beyond.mlir"
+    src.write_text(text.replace(at_limit, beyond))
+    res = _tool([str(src), "--backend=cuda", "--entry-point-result=void",
+                 "--shared-libs=mlir_cuda_runtime,mlir_c_runner_utils"])
+    err = res.stderr.decode()
+    assert res.returncode != 0, res.stdout
+    assert "error:" in err and "Traceback" not in err, err
+    assert res.stdout == printed
+    print(err)  # the GPU's wording, for the record (-s)

@@ -23,13 +23,16 @@ B_LAUNCH = 18      # ptr: launch record
 B_NTHREADS = 19    # threads per block
 BLOCK_SLOTS = 24
 
-# Kernel descriptor, one constant per kernel in its module: {ptr, ptr, i64, i64, ptr, ptr}.
+# Kernel descriptor, one constant per kernel in its module: {ptr, ptr, i64, i64, ptr, ptr, i64}.
 K_BLOCK_FN = 0     # void(ptr block, ptr params): whole block as a loop (null: needs fibers)
 K_THREAD_FN = 1    # void(ptr block, i64 tx, i64 ty, i64 tz, ptr params): one GPU thread
 K_STATIC = 2       # bytes of static shared memory
 K_FLAGS = 3        # bit 0: needs fibers (barrier/shuffle/reductions); bit 1: run blocks in order
 K_NAME = 4         # ptr: kernel name (C string)
 K_WHERE = 5        # ptr: where it is launched from ("file:line:col[, ...]", C string)
+K_GPU_STATIC = 6   # bytes of workgroup memory the kernel and its callees allocate (what a GPU
+                   # would give this kernel; K_STATIC covers every kernel of the module)
+K_SLOTS = 7
 FLAG_FIBERS = 1
 FLAG_SERIAL = 2
 KDESC_PREFIX = "__gpurunner_kdesc."
