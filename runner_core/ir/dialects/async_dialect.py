@@ -409,6 +409,14 @@ class CallOp(IRDLOperation):
         return cls.build(operands=[args], result_types=[list(ft.outputs.data)],
                          properties={"callee": SymbolRefAttr(callee)}, attributes=attrs)
 
+    def verify_(self) -> None:
+        # As upstream: the callee must be an async.func (a func.func is not callable here).
+        from xdsl.traits import SymbolTable
+
+        if not isinstance(SymbolTable.lookup_symbol(self, self.callee), FuncOp):
+            raise VerifyException(f"'{self.callee.root_reference.data}' does not reference a "
+                                  f"valid async function")
+
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_attribute(self.callee)
