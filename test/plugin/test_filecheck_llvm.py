@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from pytest_gpurunner import tools
+from pytest_gpurunner.filecheck_tool import filecheck_tool
 
 LLVM_FILECHECK = "/usr/lib/llvm-22/bin/FileCheck"
 pytestmark = pytest.mark.skipif(not os.path.exists(LLVM_FILECHECK),
@@ -99,7 +99,7 @@ def test_verdict_matches_llvm(tmp_path, checks, text, options, llvm_matches):
                           cwd=tmp_path, capture_output=True, timeout=60)
     assert llvm.returncode in (0, 1), llvm.stderr.decode()
     assert (llvm.returncode == 0) == llvm_matches, "LLVM FileCheck changed its mind"
-    ours = tools.filecheck_tool(["FileCheck", "check.txt", *options], text.encode(), {},
+    ours = filecheck_tool(["FileCheck", "check.txt", *options], text.encode(), {},
                                 str(tmp_path))
     assert ours.returncode in (0, 1), ours.stderr.decode()
     assert (ours.returncode == 0) == llvm_matches, ours.stderr.decode()
@@ -108,16 +108,16 @@ def test_verdict_matches_llvm(tmp_path, checks, text, options, llvm_matches):
 def test_package_cli_keeps_its_own_whitespace_rule(tmp_path):
     """`filecheck` (the package's name, used by xDSL's tests) is left as the package has it."""
     (tmp_path / "check.txt").write_text("CHECK: {{a {2}b}}\n")
-    ours = tools.filecheck_tool(["filecheck", "check.txt"], b"a  b\n", {}, str(tmp_path))
+    ours = filecheck_tool(["filecheck", "check.txt"], b"a  b\n", {}, str(tmp_path))
     assert ours.returncode == 0
-    llvm_named = tools.filecheck_tool(["FileCheck", "check.txt"], b"a  b\n", {}, str(tmp_path))
+    llvm_named = filecheck_tool(["FileCheck", "check.txt"], b"a  b\n", {}, str(tmp_path))
     assert llvm_named.returncode == 1
 
 
 def test_diagnostics_show_the_canonical_input(tmp_path):
     """Like LLVM, a failure quotes the input as it was compared (one space per run)."""
     (tmp_path / "check.txt").write_text("CHECK: a\nCHECK-NEXT: zzz\n")
-    ours = tools.filecheck_tool(["FileCheck", "check.txt"], b"a\nb \t c\n", {}, str(tmp_path))
+    ours = filecheck_tool(["FileCheck", "check.txt"], b"a\nb \t c\n", {}, str(tmp_path))
     assert ours.returncode == 1
     assert b"b c" in ours.stderr
 
@@ -125,7 +125,7 @@ def test_diagnostics_show_the_canonical_input(tmp_path):
 def test_package_cli_keeps_python_regex_escapes(tmp_path):
     """`filecheck` keeps the package's Python `\\d`; `FileCheck` reads it as LLVM does."""
     (tmp_path / "check.txt").write_text("CHECK: {{a\\db}}\n")
-    assert tools.filecheck_tool(["filecheck", "check.txt"], b"a1b\n", {},
+    assert filecheck_tool(["filecheck", "check.txt"], b"a1b\n", {},
                                 str(tmp_path)).returncode == 0
-    assert tools.filecheck_tool(["FileCheck", "check.txt"], b"a1b\n", {},
+    assert filecheck_tool(["FileCheck", "check.txt"], b"a1b\n", {},
                                 str(tmp_path)).returncode == 1

@@ -7,7 +7,7 @@ import stat
 import pytest
 from plugin_session import run
 
-from pytest_gpurunner import tools
+from pytest_gpurunner import filecheck_tool, xdsl_tools
 
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 needs_llvm_filecheck = pytest.mark.skipif(not os.path.exists(f"{LLVM_BIN}/FileCheck"),
@@ -17,7 +17,7 @@ needs_llvm_filecheck = pytest.mark.skipif(not os.path.exists(f"{LLVM_BIN}/FileCh
 def call_filecheck(tmp_path, checks: str, text: str, *args: str, name="FileCheck"):
     check = tmp_path / "check.txt"
     check.write_text(checks)
-    return tools.filecheck_tool([name, str(check), *args], text.encode(), {}, str(tmp_path))
+    return filecheck_tool.filecheck_tool([name, str(check), *args], text.encode(), {}, str(tmp_path))
 
 
 def test_filecheck_in_process(tmp_path):
@@ -54,28 +54,28 @@ def test_filecheck_cosmetic_options_are_accepted(tmp_path):
 
 def test_lowercase_filecheck_keeps_the_package_cli(tmp_path):
     """`filecheck` without a check file prints help and succeeds, as the package's script does."""
-    result = tools.filecheck_tool(["filecheck"], b"x\n", {}, str(tmp_path))
+    result = filecheck_tool.filecheck_tool(["filecheck"], b"x\n", {}, str(tmp_path))
     assert result.returncode == 0 and b"filecheck" in result.stdout.lower()
-    result = tools.filecheck_tool(["FileCheck"], b"x\n", {}, str(tmp_path))
+    result = filecheck_tool.filecheck_tool(["FileCheck"], b"x\n", {}, str(tmp_path))
     assert result.returncode == 2
 
 
 def test_xdsl_opt_in_process(tmp_path):
     source = tmp_path / "in.mlir"
     source.write_text('%0 = "arith.constant"() {value = 1 : i32} : () -> i32\n')
-    result = tools.xdsl_opt_tool(["xdsl-opt", "in.mlir"], b"", dict(os.environ), str(tmp_path))
+    result = xdsl_tools.xdsl_opt_tool(["xdsl-opt", "in.mlir"], b"", dict(os.environ), str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert b"arith.constant 1 : i32" in result.stdout
-    generic = tools.xdsl_opt_tool(["xdsl-opt", "--print-op-generic"], result.stdout,
+    generic = xdsl_tools.xdsl_opt_tool(["xdsl-opt", "--print-op-generic"], result.stdout,
                                   dict(os.environ), str(tmp_path))
     assert b'"arith.constant"' in generic.stdout
 
 
 def test_xdsl_opt_errors_look_like_the_process(tmp_path):
-    bad = tools.xdsl_opt_tool(["xdsl-opt"], b"%0 = arith.nonsense\n", {}, str(tmp_path))
+    bad = xdsl_tools.xdsl_opt_tool(["xdsl-opt"], b"%0 = arith.nonsense\n", {}, str(tmp_path))
     assert bad.returncode == 1
     assert b"Traceback" in bad.stderr  # what the real process prints
-    usage = tools.xdsl_opt_tool(["xdsl-opt", "--no-such-flag"], b"", {}, str(tmp_path))
+    usage = xdsl_tools.xdsl_opt_tool(["xdsl-opt", "--no-such-flag"], b"", {}, str(tmp_path))
     assert usage.returncode == 2 and b"unrecognized arguments" in usage.stderr
 
 
@@ -84,7 +84,7 @@ def test_xdsl_runs_do_not_leak_into_each_other(tmp_path):
     text = b'"test.op"() {attr = dense_resource<blob1> : tensor<1xi32>} : () -> ()\n' \
            b'{-#\n  dialect_resources: {\n    builtin: {\n      blob1: "0x0800000001000000"\n' \
            b'    }\n  }\n#-}\n'
-    outputs = [tools.xdsl_opt_tool(["xdsl-opt"], text, {}, str(tmp_path)).stdout
+    outputs = [xdsl_tools.xdsl_opt_tool(["xdsl-opt"], text, {}, str(tmp_path)).stdout
                for _ in range(2)]
     assert b"blob1" in outputs[0]
     assert outputs[0] == outputs[1]
