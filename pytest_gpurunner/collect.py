@@ -19,6 +19,7 @@ import pytest
 from . import gating, repeat, report, script
 from .executor import NotPicklable
 from .job import Job, JobResult, RunLine, ToolTable
+from .session import state_of
 from .settings import LocalConfig
 
 
@@ -45,8 +46,6 @@ def _tmp_paths(session_state, path: Path) -> tuple[Path, Path]:
 class MlirItem(pytest.Item):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
-        from .plugin import state_of
-
         self.state = state_of(self.config)
         settings = self.state.settings
         self.parsed: script.ParsedTest | None = None

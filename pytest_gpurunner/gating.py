@@ -60,11 +60,8 @@ def probe_gpu() -> tuple[GpuInfo | None, str]:
     if os.environ.get("GPURUNNER_NO_GPU"):
         _PROBED = (None, "GPURUNNER_NO_GPU is set")
         return _PROBED
-    try:
-        from runner_core.targets import cuda
-    except ImportError as err:
-        _PROBED = (None, f"CUDA target not importable ({err})")
-        return _PROBED
+    from runner_core.targets import cuda
+
     try:
         device = cuda.probe()
     except Exception as err:  # probe() must not raise (contract 7); report it if it does
@@ -81,31 +78,11 @@ def probe_gpu() -> tuple[GpuInfo | None, str]:
     return _PROBED
 
 
-def reset_probe() -> None:
-    global _PROBED
-    _PROBED = None
-
-
 def visible_gpu_count() -> int:
-    """How many CUDA devices this process sees (0 when none or no driver)."""
-    try:
-        from runner_core.targets import cuda
+    """How many CUDA devices this process sees (0 when none or no driver; never raises)."""
+    from runner_core.targets import cuda
 
-        count = getattr(cuda, "device_count", None)
-        if count is not None:
-            return int(count())
-    except Exception:
-        pass
-    try:
-        from cuda.bindings import driver
-
-        (err,) = driver.cuInit(0)
-        if int(err) != 0:
-            return 0
-        err, count = driver.cuDeviceGetCount()
-        return int(count) if int(err) == 0 else 0
-    except Exception:
-        return 0
+    return cuda.device_count()
 
 
 def worker_gpu(worker_id: str, visible: list[str]) -> str | None:

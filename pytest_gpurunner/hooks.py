@@ -17,6 +17,11 @@ def pytest_gpurunner_local_config(local, path, config):
     * ``local.unsupported = True`` - skip every test here (lit's ``config.unsupported``);
     * ``local.timeout`` - seconds per test here.
 
-    Implementations run outermost conftest first, like lit's local configs,
-    once per directory.  ``config`` is the pytest Config.
+    ``path`` is the directory of the tests being configured (the same for every
+    level), ``config`` the pytest Config.  Called once per test directory and
+    level, outermost first, like lit's ``lit.cfg`` then each ``lit.local.cfg``:
+    first the plug-ins' implementations (installed, ``-p``, ``pytest_plugins``),
+    then the conftest of each directory from the rootdir down.  Each level is one
+    pluggy call, so ``tryfirst``/``trylast`` and wrappers order and wrap the
+    implementations of that level, and ``--debug`` traces every call.
     """

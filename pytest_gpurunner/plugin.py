@@ -7,88 +7,19 @@ entry point.  The work itself lives in the modules it calls.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import pytest
 
-from . import gating, hooks, script, settings
-from .executor import InProcessExecutor, WorkerExecutor
-
-_STATE = pytest.StashKey["SessionState"]()
+from . import gating, hooks, script, settings, tools
+from .collect import MlirFile
+from .session import STATE, SessionState, state_of
 
 MARKERS = {
     "unit": "lit-style test that needs no runner (fast; runs in process)",
     "integration": "lit-style test that executes a program (runner tool or integration path)",
     "gpu": "lit-style test that needs a GPU runtime or a GPU feature (see gpurunner_gpu)",
 }
-
-
-class SessionState:
-    """Per-process state: settings, executors, temp root, per-directory configs, counters."""
-
-    def __init__(self, config: pytest.Config, resolved: settings.Settings):
-        self.config = config
-        self.settings = resolved
-        self._tmp: Path | None = None
-        self._locals: dict[Path, settings.LocalConfig] = {}
-        self._inprocess = InProcessExecutor()
-        self._worker: WorkerExecutor | None = None
-        self.gpu_counts = {"gpu": 0, "emulated": 0, "skipped": 0, "missing": 0}
-
-    def tmp_base(self) -> Path:
-        if self._tmp is None:
-            worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-            self._tmp = Path(tempfile.mkdtemp(prefix=f"gpurunner-{worker}-"))
-        return self._tmp
-
-    def executor_for(self, integration: bool, force_inprocess: bool = False):
-        mode = self.settings.executor
-        if force_inprocess or mode == "inprocess" or (mode == "auto" and not integration):
-            return self._inprocess
-        if self._worker is None:
-            preload = ["pytest_gpurunner.shell", "pytest_gpurunner.filecheck_tool", "filecheck.matcher"]
-            preload += sorted({t.partition(":")[0] for t in self.settings.tools.embedded.values()
-                               if isinstance(t, str) and ":" in t})
-            self._worker = WorkerExecutor(preload=preload)
-        return self._worker
-
-    def local_config(self, node: pytest.Item, directory: Path) -> settings.LocalConfig:
-        cached = self._locals.get(directory)
-        if cached is not None:
-            return cached
-        local = self.settings.base_local.copy()
-        caller = node.ihook.pytest_gpurunner_local_config
-        for impl in sorted(caller.get_hookimpls(), key=_outermost_first):
-            values = {"local": local, "path": directory, "config": self.config}
-            impl.function(**{name: values[name] for name in impl.argnames})
-        self._locals[directory] = local
-        return local
-
-    def close(self) -> None:
-        if self._worker is not None:
-            self._worker.close()
-        if self._tmp is not None:
-            _remove_empty_dirs(self._tmp)
-
-
-def _outermost_first(impl) -> tuple[int, int]:
-    source = getattr(impl.plugin, "__file__", None)
-    if not source or os.path.basename(source) != "conftest.py":
-        return (0, 0)
-    return (1, len(Path(source).resolve().parent.parts))
-
-
-def _remove_empty_dirs(root: Path) -> None:
-    for dirpath, _dirnames, _filenames in sorted(os.walk(root), key=lambda e: -len(e[0])):
-        try:
-            os.rmdir(dirpath)
-        except OSError:
-            pass
-
-
-def state_of(config: pytest.Config) -> SessionState:
-    return config.stash[_STATE]
 
 
 # ----------------------------------------------------------------------------- hooks
@@ -111,7 +42,7 @@ def pytest_configure(config: pytest.Config) -> None:
     resolved.gpu, resolved.gpu_note = gating.probe_gpu()
     resolved.features |= gating.gpu_features(resolved.gpu)
     state = SessionState(config, resolved)
-    config.stash[_STATE] = state
+    config.stash[STATE] = state
     config.pluginmanager.register(_Reporter(config, state), "gpurunner-reporter")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(), "gpurunner-xdist")
@@ -149,7 +80,7 @@ class _XdistHooks:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    state = config.stash.get(_STATE, None)
+    state = config.stash.get(STATE, None)
     if state is not None:
         state.close()
 
@@ -165,7 +96,7 @@ def pytest_runtest_makereport(item: pytest.Item, call):
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
-    state = parent.config.stash.get(_STATE, None)
+    state = parent.config.stash.get(STATE, None)
     if state is None or not file_path.name.endswith(state.settings.suffixes):
         return None
     try:
@@ -175,17 +106,14 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
         return None
     if not script.might_be_test(data):
         return None
-    from .collect import MlirFile
-
     return MlirFile.from_parent(parent, path=file_path)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    state = config.stash.get(_STATE, None)
+    state = config.stash.get(STATE, None)
     if state is None:
         return []
     s = state.settings
-    from . import tools
 
     timeout = f"{s.timeout:g} s" if s.timeout else "none"
     lines = [f"gpurunner: tools={s.tools.mode}, executor={s.executor}, timeout={timeout}, "

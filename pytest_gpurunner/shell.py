@@ -4,7 +4,7 @@ What matches lit: RUN lines chained with ``&&``; ``;`` ``&&`` ``||`` evaluated
 left to right; pipelines with pipefail; redirections ``< > >> 2> 2>> 2>&1 &>``;
 ``not``, ``not --crash`` and ``!`` with lit's exact exit-code rules; ``env``
 (``-u``, ``-i``, ``K=V``) for one command; ``export``, ``cd``, ``pushd``/``popd``,
-``umask``; the builtins in ``builtins.py``; ``%{readfile:F}``.
+``umask``; the builtins in ``shell_builtins.py``; ``%{readfile:F}``.
 
 Where we differ on purpose:
 
@@ -30,7 +30,7 @@ import time
 import traceback
 from collections.abc import Callable
 
-from . import builtins as _builtins
+from . import shell_builtins as _builtins
 from . import tools as _tools
 from .job import Command, Glob, Job, JobResult, Node, Pipeline, Sequence, StageResult
 

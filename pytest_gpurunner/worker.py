@@ -54,10 +54,8 @@ def main(argv: list[str]) -> int:
 
 def _unusable() -> str | None:
     """Whether a tool marked this process unusable (a sticky CUDA error, say)."""
-    try:
-        from runner_core.toolapi import process_unusable
-    except ImportError:
-        return None
+    from runner_core.toolapi import process_unusable
+
     return process_unusable()
 
 
