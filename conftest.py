@@ -1,5 +1,45 @@
 """Repo-level pytest configuration for the project's own suites."""
 
+import textwrap
+
+import pytest
+
 # pytester builds throwaway projects for the plug-in's end-to-end tests (test/plugin) and the
 # reliability tests.  pytest accepts `pytest_plugins` only in the top-level conftest.
 pytest_plugins = ["pytester"]
+
+# Heavy third-party plug-ins installed here have nothing to do with pytester sessions; leaving
+# them out keeps each in-process session cheap.
+PYTESTER_HEAD = "[pytest]\naddopts = -p no:benchmark -p no:hypothesispytest -p no:randomly\n"
+
+# Embedded tools of test/plugin/gpurunner_fake_tools.py, imported only by a test that runs one.
+FAKE_TOOLS = """
+gpurunner_embedded_tools =
+    fake-echo-env = gpurunner_fake_tools:echo_env
+    fake-fail = gpurunner_fake_tools:fail
+    fake-crash = gpurunner_fake_tools:crash
+    fake-hang = gpurunner_fake_tools:hang
+    fake-flaky = gpurunner_fake_tools:flaky
+    fake-cat = gpurunner_fake_tools:cat
+    fake-raise = gpurunner_fake_tools:raise_error
+    fake-poison = gpurunner_fake_tools:poison
+    fake-mark-unusable = gpurunner_fake_tools:mark_unusable
+"""
+
+
+@pytest.fixture
+def ini(pytester: pytest.Pytester):
+    """Write the project's ini: the fake tools plus ``body`` (ini lines, any indentation)."""
+
+    def write(body: str = "", fake_tools: bool = True) -> None:
+        text = PYTESTER_HEAD + (FAKE_TOOLS if fake_tools else "") + textwrap.dedent(body)
+        (pytester.path / "tox.ini").write_text(text)
+
+    return write
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester, ini) -> pytest.Pytester:
+    """A throwaway pytest project (ini written) for end-to-end runs through the plug-in."""
+    ini()
+    return pytester
