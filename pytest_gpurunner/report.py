@@ -82,7 +82,19 @@ def stages_summary(result: JobResult, lineno: int | None = None) -> str:
 
 
 def _input_line(stderr: str) -> int | None:
-    """FileCheck diagnostics name the input position as ``<stdin>:LINE:COL``."""
+    """The input line a FileCheck failure is about, to centre the numbered input on.
+
+    LLVM FileCheck's error line names the *check file*; the input positions are
+    on its notes (``<stdin>:3:1: note: possible intended match here``, ``scanning
+    from here``, ``found here``): the intended match is the most telling.  The
+    filecheck package says ``Current position at <stdin>:LINE:COL``.
+    """
+    notes = re.findall(r"^(?:<stdin>|\S+?):(\d+):\d+: note: (.*)$", stderr, re.M)
+    for line, text in notes:
+        if text.startswith("possible intended match"):
+            return int(line)
+    if notes:
+        return int(notes[0][0])
     match = re.search(r"(?:<stdin>|[^\s:]+):(\d+):\d+", stderr.split("Current position at", 1)[-1])
     return int(match.group(1)) if match else None
 

@@ -31,7 +31,7 @@ RUNNER_TOOL = "runner_core.cli:tool_main"
 OPT_TOOL = "runner_core.opt:tool_main"
 
 DEFAULT_EMBEDDED: dict[str, str] = {
-    "FileCheck": "pytest_gpurunner.filecheck_tool:filecheck_tool",
+    "FileCheck": "pytest_gpurunner.llvm_filecheck:filecheck_tool",
     "filecheck": "pytest_gpurunner.filecheck_tool:filecheck_tool",
     "xdsl-opt": "pytest_gpurunner.xdsl_tools:xdsl_opt_tool",
     "xdsl-run": "pytest_gpurunner.xdsl_tools:xdsl_run_tool",
@@ -122,16 +122,30 @@ def resolve(name: str, table: ToolTable, env: Mapping[str, str], cwd: str) -> Re
     return Resolved("system", path)
 
 
+def _detail(target: object) -> str:
+    """What one of our own embedded tools says it is (its function's ``describe()``):
+    e.g. which FileCheck binary answers ``FileCheck``.  Other targets are not imported."""
+    if not (isinstance(target, str) and target.startswith("pytest_gpurunner.")):
+        return ""
+    try:
+        describe = getattr(load_embedded(target), "describe", None)
+    except ToolError:
+        return ""
+    return f" ({describe()})" if callable(describe) else ""
+
+
 def describe_table(table: ToolTable, env: Mapping[str, str], cwd: str) -> list[str]:
     """One line per embedded-capable name saying what it resolves to now (report header)."""
     lines = []
     for name in sorted(table.embedded, key=str.lower):
         if table.mode == "embedded":  # no import needed to know the answer
-            lines.append(f"{name}=embedded:{describe_target(table.embedded[name])}")
+            target = table.embedded[name]
+            lines.append(f"{name}=embedded:{describe_target(target)}{_detail(target)}")
             continue
         try:
             res = resolve(name, table, env, cwd)
-            lines.append(f"{name}={res.kind}:{res.target}")
+            detail = _detail(table.embedded[name]) if res.kind == "embedded" else ""
+            lines.append(f"{name}={res.kind}:{res.target}{detail}")
         except ToolError as err:
             lines.append(f"{name}=unavailable ({str(err).splitlines()[0]})")
     return lines

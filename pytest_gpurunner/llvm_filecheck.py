@@ -1,0 +1,125 @@
+"""The embedded ``FileCheck``: LLVM's own FileCheck, shipped by the ``llvm-testing-tools`` wheel.
+
+Why a binary and not the ``filecheck`` package: the package's matcher differs
+from LLVM's in structure (CHECK-DAG holes, CHECK-NOT ranges, variable scope,
+LABEL blocks, numeric expressions, ``--implicit-check-not``, ``--ignore-case``)
+and its diagnostics are its own (0-based ``<stdin>:0:0``, no directive name, no
+input dump).  Matching LLVM there means rewriting FileCheck; the wheel ships
+LLVM's FileCheck itself (Apache-2.0 WITH LLVM-exception, ~1 MB, no libLLVM).
+Started as a process it costs a few milliseconds more per check file than the
+package in process, measured in ``bench/results/filecheck-*.md``; a test's
+pipeline costs hundreds.  ``docs/design.md`` records the choice.
+
+The wheel is tagged ``py3-none-any`` but its binary is an x86-64 Linux ELF, so
+pyproject.toml asks for it only there.  Where it is missing or does not run, the
+package adapter (``filecheck_tool.py``) answers, and every failure it reports
+says that its verdict and words are not LLVM's and how to get LLVM's.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from runner_core.toolapi import ToolResult
+
+DISTRIBUTION = "llvm-testing-tools"
+
+
+@dataclass(frozen=True)
+class Binary:
+    path: str
+    version: str  # what `FileCheck --version` says, e.g. "23.0.0git"
+    distribution: str  # e.g. "llvm-testing-tools 23.0.0"
+
+    def describe(self) -> str:
+        return f"LLVM FileCheck {self.version} from {self.distribution}"
+
+
+@dataclass(frozen=True)
+class Unavailable:
+    reason: str
+
+    def describe(self) -> str:
+        return f"the filecheck package in process, not LLVM's: {self.reason}"
+
+
+def _wheel_binary() -> str:
+    """The FileCheck inside the installed wheel, or raise LookupError saying why not."""
+    import importlib.resources
+
+    try:
+        root = importlib.resources.files("llvm_testing_tools")
+    except ModuleNotFoundError:
+        raise LookupError(f"{DISTRIBUTION} is not installed") from None
+    path = os.path.join(str(root), "binaries", "FileCheck")
+    if not os.path.isfile(path):
+        raise LookupError(f"{DISTRIBUTION} has no binaries/FileCheck")
+    return path
+
+
+@lru_cache(maxsize=1)
+def locate() -> Binary | Unavailable:
+    """LLVM's FileCheck from the wheel, checked to run here (once per process)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        path = _wheel_binary()
+    except LookupError as err:
+        return Unavailable(str(err))
+    try:
+        dist = f"{DISTRIBUTION} {version(DISTRIBUTION)}"
+    except PackageNotFoundError:
+        dist = DISTRIBUTION
+    try:
+        probe = subprocess.run([path, "--version"], capture_output=True, timeout=30)
+    except OSError as err:  # e.g. an x86-64 binary on another architecture
+        return Unavailable(f"{dist}'s FileCheck does not run here: {err.strerror}")
+    except subprocess.TimeoutExpired:
+        return Unavailable(f"{dist}'s FileCheck --version did not answer in 30 s")
+    found = re.search(rb"LLVM version (\S+)", probe.stdout)
+    if probe.returncode != 0 or not found:
+        return Unavailable(f"{dist}'s FileCheck --version failed (exit {probe.returncode})")
+    return Binary(path, found.group(1).decode(), dist)
+
+
+def describe() -> str:
+    """What answers ``FileCheck`` in this process, for the report header."""
+    return locate().describe()
+
+
+FALLBACK_NOTE = (
+    "note: the embedded FileCheck is the filecheck package here ({reason}); its verdict and "
+    "diagnostics can differ from LLVM FileCheck's. Install {dist} (x86-64 Linux) or run with "
+    "--gpurunner-tools=system to use LLVM FileCheck\n"
+)
+
+
+def filecheck_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
+    """``FileCheck`` as LLVM's binary answers it: same arguments, stdin, environment and cwd.
+
+    ``FILECHECK_OPTS`` in ``env`` reaches the binary, as it does under lit.  A
+    job's timeout interrupts ``subprocess.run``, which kills the child first.
+    """
+    found = locate()
+    if isinstance(found, Unavailable):
+        from .filecheck_tool import filecheck_tool as package_filecheck
+
+        result = package_filecheck(argv, stdin, env, cwd)
+        if result.returncode != 0:
+            note = FALLBACK_NOTE.format(reason=found.reason, dist=DISTRIBUTION)
+            result.stderr += note.encode()
+        result.info["filecheck"] = found.describe()
+        return result
+    # argv[0] stays the name on the RUN line: LLVM prints it in command-line errors.
+    proc = subprocess.run([argv[0], *argv[1:]], executable=found.path, input=stdin,
+                          capture_output=True, cwd=cwd, env=dict(env))
+    return ToolResult(proc.returncode, proc.stdout, proc.stderr,
+                      {"filecheck": found.describe()})
+
+
+filecheck_tool.describe = describe  # read by tools.describe_table for the report header
