@@ -132,6 +132,14 @@ def _has_input_file(argv: list[str]) -> bool:
                or a.startswith("-input-file=") for a in argv)
 
 
+def _real_mlir_runner(argv, stdin, env, cwd):
+    """``mlir-cpu-runner`` (older upstream RUN lines) is ``mlir-runner`` in LLVM 22; only
+    used to make FileCheck's input, so the rename does not matter to the comparison."""
+    proc = subprocess.run([f"{LLVM_BIN}/mlir-runner", *argv[1:]], input=stdin,
+                          capture_output=True, cwd=cwd, env=dict(env), timeout=120)
+    return ToolResult(proc.returncode, proc.stdout, proc.stderr)
+
+
 def capture(path: str | os.PathLike, work_dir: str | os.PathLike, real_tools: bool = False,
             timeout: float = 120, name: str | None = None) -> tuple[list[Case], str]:
     """Run a file's RUN script and record every FileCheck invocation in it.
@@ -172,7 +180,8 @@ def capture(path: str | os.PathLike, work_dir: str | os.PathLike, real_tools: bo
     except (script.DirectiveError, script.ScriptError) as err:
         return [], f"unrunnable: {str(err).splitlines()[0]}"
     if real_tools:
-        table = ToolTable("embedded", {"FileCheck": recorder}, [LLVM_BIN])
+        table = ToolTable("embedded", {"FileCheck": recorder,
+                                       "mlir-cpu-runner": _real_mlir_runner}, [LLVM_BIN])
     else:
         table = ToolTable("embedded", {**tools.DEFAULT_EMBEDDED, "FileCheck": recorder}, [])
     env = dict(os.environ, GPURUNNER_BACKEND="cpu")
