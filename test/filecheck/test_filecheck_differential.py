@@ -61,3 +61,23 @@ def test_own_corpus():
 def test_corpus_size():
     own = list(fd.CORPUS.glob("*.chk"))
     assert len(FILES) + len(own) >= 200, (len(FILES), len(own))
+
+
+def test_fallback_never_passes_what_llvm_fails(monkeypatch):
+    """Where LLVM's binary cannot run, the package answers (filecheck_fallback.py): over our
+    check files and mutations of *every* input it may fail what LLVM passes, never the
+    reverse."""
+    from pytest_gpurunner import llvm_filecheck
+
+    missing = llvm_filecheck.Unavailable("test: binary hidden")
+    monkeypatch.setattr(llvm_filecheck, "locate", lambda: missing)
+    comparisons = []
+    for case in fd.corpus_cases():
+        for c in [case, *fd.mutations(case, MUTATIONS)]:
+            comparisons.append(fd.compare(c, llvm_filecheck.filecheck_tool, diagnostics=False))
+    false_passes = [c.explain() for c in comparisons
+                    if c.ours.returncode == 0 and c.reference.returncode != 0]
+    assert not false_passes, "\n".join(false_passes)
+    refused = [c for c in comparisons if c.ours.returncode != 0]
+    assert all("note: the embedded FileCheck is the filecheck package here" in c.ours.stderr
+               for c in refused)
