@@ -252,7 +252,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--record", type=Path)
     args = ap.parse_args()
-    from runner_core.targets.cpu.fibers import default_mode
+    from runner_core.backends.cpu.fibers import default_mode
 
     modes = ["asm", "ucontext"] if default_mode() == "asm" else ["ucontext"]
     sync = [bench_sync(m, args.repeat) for m in modes]

@@ -42,7 +42,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, REPO)
 
-from runner_core.targets import cuda, nvptx  # noqa: E402
+from runner_core.backends.cuda import compiler, nvptx  # noqa: E402
+from runner_core.backends.cuda import driver as cuda  # noqa: E402
 
 GENERATED = """
 module attributes {gpu.container_module} {
@@ -266,7 +267,7 @@ def generated_cubin(arch: str) -> tuple[bytes, float]:
     t = time.perf_counter()
     module = parse_source(GENERATED, "bench_kernels.mlir")
     (gm,) = [op for op in module.body.block.ops if op.name == "gpu.module"]
-    km = nvptx.kernel_ir(gm, filename="bench_kernels.mlir")
+    km = compiler.kernel_ir(gm, filename="bench_kernels.mlir")
     ptx = nvptx.compile_ptx(str(km.module), arch, kernels=[k.name for k in km.kernels])
     cubin = cuda.link_cubin(ptx, "bench")
     return cubin, time.perf_counter() - t

@@ -47,8 +47,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out")
     args = ap.parse_args(argv)
 
+    from runner_core.backends.cuda import driver as cuda
     from runner_core.cli import tool_main
-    from runner_core.targets import cuda
 
     seed = os.path.abspath(args.seed)
     env = dict(os.environ)

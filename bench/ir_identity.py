@@ -132,27 +132,29 @@ def capture(directory: Path) -> int:
 def _api():
     """The code-generation entry points, wherever the current layout keeps them."""
     from runner_core import engine
+    from runner_core.backends import cpu, cuda
+    from runner_core.backends.cuda.image import parse_image
+    from runner_core.backends.cuda.nvptx import compile_ptx
     from runner_core.codegen import lower_module
     from runner_core.codegen.target import host_target
-    from runner_core.runtime.cuda_runtime import parse_image
-    from runner_core.targets import cpu_kernel, nvptx
+
+    backends = {"cpu": cpu.BACKEND, "cuda": cuda.BACKEND}
 
     def lower_host(module, backend, opts, check_bounds):
         from runner_core.codegen import bounds
 
         return lower_module(module, host_target(), name=os.path.basename(opts.filename),
-                            filename=opts.filename,
-                            options={"backend": backend, "opt_level": opts.opt_level,
-                                     bounds.OPTION: check_bounds})
+                            filename=opts.filename, backend=backends[backend],
+                            options={"opt_level": opts.opt_level, bounds.OPTION: check_bounds})
 
     def cpu_kernel_ir(op, opts, options):
-        return cpu_kernel.compile_gpu_module(op, filename=opts.filename,
-                                             options=options).blob.decode()
+        return cpu.BACKEND.compile_gpu_module(op, filename=opts.filename,
+                                              options=options).blob.decode()
 
     def cuda_image(op, opts, options):
-        return nvptx.compile_gpu_module(op, filename=opts.filename, options=options).blob
+        return cuda.BACKEND.compile_gpu_module(op, filename=opts.filename, options=options).blob
 
-    return engine, lower_host, cpu_kernel_ir, cuda_image, parse_image, nvptx.compile_ptx
+    return engine, lower_host, cpu_kernel_ir, cuda_image, parse_image, compile_ptx
 
 
 def _write_error(path: Path, err: BaseException) -> None:
@@ -204,12 +206,12 @@ def dump_one(record: dict, out: Path) -> None:
             name = op.sym_name.data
             target = out / f"{name}.cpu-kernel.ll"
             try:
-                target.write_text(cpu_kernel_ir(op, opts, dict(options, backend="cpu")))
+                target.write_text(cpu_kernel_ir(op, opts, dict(options)))
             except Exception as err:  # noqa: BLE001
                 _write_error(target, err)
             target = out / f"{name}.nvptx.ll"
             try:
-                image = parse_image(cuda_image(op, opts, dict(options, backend="cuda")))
+                image = parse_image(cuda_image(op, opts, dict(options)))
             except Exception as err:  # noqa: BLE001
                 _write_error(target, err)
                 continue

@@ -301,7 +301,7 @@ def bounds(runs: int, out: list[str]) -> None:
         ("CPU-backend kernel, axpy 2 x 1,048,576 elements", KERNEL.replace("BLOCKS", "4096"),
          2, gpu_libs),
     ]
-    if engine.select_backend("auto", dict(os.environ)) == "cuda":
+    if engine.select_backend("auto", dict(os.environ)).name == "cuda":
         # nvptx: the check is a compare and a branch to vprintf + trap (never taken here)
         cases.append(("CUDA kernel, axpy 2 x 16,777,216 elements",
                       KERNEL.replace("BLOCKS", "65536"), 2, gpu_libs, "cuda"))

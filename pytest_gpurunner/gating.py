@@ -49,10 +49,9 @@ _PROBED: tuple[GpuInfo | None, str] | None = None
 
 
 def probe_gpu() -> tuple[GpuInfo | None, str]:
-    """Ask the runner's CUDA target for a usable device, once per process.
+    """Ask the runner's cuda backend for a usable device, once per process.
 
-    Returns (info, note).  A missing or broken CUDA target means "no GPU"; the
-    note says why, for the report header.
+    Returns (info, note); the note says why there is none, for the report header.
     """
     global _PROBED
     if _PROBED is not None:
@@ -60,29 +59,27 @@ def probe_gpu() -> tuple[GpuInfo | None, str]:
     if os.environ.get("GPURUNNER_NO_GPU"):
         _PROBED = (None, "GPURUNNER_NO_GPU is set")
         return _PROBED
-    from runner_core.targets import cuda
+    from runner_core.backends import cuda
 
     try:
-        device = cuda.probe()
+        device = cuda.BACKEND.probe()
     except Exception as err:  # probe() must not raise (contract 7); report it if it does
         _PROBED = (None, f"probe failed: {type(err).__name__}: {err}")
         return _PROBED
     if device is None:
-        reason = getattr(cuda, "probe_reason", lambda: "")() or "no CUDA device usable"
+        reason = cuda.BACKEND.unavailable_reason() or "no CUDA device usable"
         _PROBED = (None, reason.splitlines()[0])
         return _PROBED
-    cc = device.compute_capability
-    if isinstance(cc, tuple):
-        cc = ".".join(str(x) for x in cc)
-    _PROBED = (GpuInfo(str(device.name), str(cc), str(device.driver_version)), "")
+    cc = ".".join(str(x) for x in device.compute_capability)
+    _PROBED = (GpuInfo(device.name, cc, device.driver_version), "")
     return _PROBED
 
 
 def visible_gpu_count() -> int:
     """How many CUDA devices this process sees (0 when none or no driver; never raises)."""
-    from runner_core.targets import cuda
+    from runner_core.backends.cuda import driver
 
-    return cuda.device_count()
+    return driver.device_count()
 
 
 def worker_gpu(worker_id: str, visible: list[str]) -> str | None:

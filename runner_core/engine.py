@@ -24,11 +24,12 @@ import math
 import os
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import llvmlite.ir as ir
 
+from runner_core.backends import Backend, cpu, cuda
 from runner_core.errors import ExecutionError, RunnerError, UnsupportedError, format_diagnostic
 
 ENTRY_RESULTS = ("void", "i32", "i64", "f32")
@@ -90,52 +91,24 @@ class RunOutcome:
 
 
 # ----------------------------------------------------------------- backends
-_BACKENDS: dict[str, Callable[[], object]] = {}
-
-
-def register_backend(name: str, check: Callable[[], object]) -> None:
-    """A backend other than ``cpu``: ``check()`` returns a truthy device/description
-    when the backend can run here, falsy (or raises RunnerError) otherwise."""
-    _BACKENDS[name] = check
-
-
-def _cuda_check(env: Mapping[str, str] | None = None):
-    try:
-        from runner_core.targets import cuda  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    try:
-        return cuda.probe(env)  # the run's GPURUNNER_DEVICE / CUDA_VISIBLE_DEVICES
-    except Exception:
-        return None
-
-
-def _cuda_reason() -> str:
-    try:
-        from runner_core.targets import cuda
-
-        return cuda.probe_reason()
-    except Exception:
-        return ""
-
-
-def select_backend(requested: str | None, env: Mapping[str, str]) -> str:
+def select_backend(requested: str | None, env: Mapping[str, str]) -> Backend:
+    """The backend of a run: ``--backend``, else ``GPURUNNER_BACKEND``, else ``auto``
+    (cuda when a GPU is usable for ``env``, else cpu)."""
     choice = requested or env.get("GPURUNNER_BACKEND") or "auto"
     if choice not in ("auto", "cpu", "cuda"):
         raise RunnerError(f"error: unknown backend '{choice}' (expected auto, cpu or cuda)")
     if choice == "cpu":
-        return "cpu"
-    check = _BACKENDS.get("cuda")
-    device = check() if check is not None else _cuda_check(env)
+        return cpu.BACKEND
+    device = cuda.BACKEND.probe(env)  # the run's GPURUNNER_DEVICE / CUDA_VISIBLE_DEVICES
     if choice == "auto":
-        return "cuda" if device else "cpu"
+        return cuda.BACKEND if device else cpu.BACKEND
     if not device:
-        reason = _cuda_reason() if check is None else ""
+        reason = cuda.BACKEND.unavailable_reason()
         raise RunnerError(
             "error: --backend=cuda: no usable CUDA backend here (no NVIDIA GPU/driver visible, "
             "or the CUDA backend is not installed); use --backend=cpu or --backend=auto"
             + (f"\n  note: {reason}" if reason else ""))
-    return "cuda"
+    return cuda.BACKEND
 
 
 # ----------------------------------------------------------------- pipeline
@@ -334,7 +307,8 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     timings: dict[str, float] = {}
     backend = select_backend(opts.backend, opts.env)
     check_bounds = bounds.requested(opts.bounds_check, opts.env)
-    libraries = resolve_shared_libs(opts.shared_libs, cwd=opts.cwd, backend=backend)
+    libraries = resolve_shared_libs(opts.shared_libs, cwd=opts.cwd,
+                                    gpu_runtime=backend.runtime_provider())
     module = parse(text, opts.filename)
     timings["parse"] = time.perf_counter() - t0
     t = time.perf_counter()
@@ -344,9 +318,9 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     t = time.perf_counter()
     try:
         llmod, ctx = lower_module(module, host_target(), name=os.path.basename(opts.filename),
-                                  filename=opts.filename, options={"backend": backend,
-                                                                   "opt_level": opts.opt_level,
-                                                                   bounds.OPTION: check_bounds})
+                                  filename=opts.filename, backend=backend,
+                                  options={"opt_level": opts.opt_level,
+                                           bounds.OPTION: check_bounds})
     except UnsupportedError as err:
         raise with_source_line(err, text, opts.filename) from None
     info = check_entry(ctx, opts.entry, opts.entry_result)
@@ -367,7 +341,7 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     lib = compile_ir(ir_text, opt=opts.opt_level, exports=[ENTRY_THUNK], imports=found,
                      name=os.path.basename(opts.filename) or "program")
     timings["jit"] = time.perf_counter() - t
-    outcome = RunOutcome(backend=backend, timings=timings, env=opts.env)
+    outcome = RunOutcome(backend=backend.name, timings=timings, env=opts.env)
     providers = [getattr(x, "provider", None) for x in libraries]
     providers = [p for p in providers if p is not None]
     slot = {"i32": ctypes.c_int32, "i64": ctypes.c_int64, "f32": ctypes.c_float,

@@ -46,8 +46,10 @@ class LoweringContext:
     """Everything a lowering function needs; one per emitted LLVM module."""
 
     def __init__(self, target: TargetDescription, module: ir.Module, filename: str = "",
-                 options: dict | None = None):
+                 options: dict | None = None, backend: Any = None):
         self.target = target
+        # The run's backend (gpu_host.DeviceCompiler): compiles the gpu.modules of host code.
+        self.backend = backend
         self.options: dict[str, Any] = dict(options or {})
         self.types = TypeConverter(target)
         self.module = module

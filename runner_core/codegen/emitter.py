@@ -22,18 +22,18 @@ _IGNORED_MODULE_OPS = frozenset({"gpurunner.deferred_passes"})
 
 
 def lower_module(module_op, target: TargetDescription, *, name: str = "module",
-                 filename: str = "", options: dict | None = None
+                 filename: str = "", options: dict | None = None, backend=None
                  ) -> tuple[ir.Module, LoweringContext]:
     """Emit LLVM IR for every function and global of ``module_op`` on ``target``.
 
-    ``options`` is visible to lowerings as ``ctx.options`` (e.g. ``backend``:
-    which runtime will implement GPU calls, ``opt_level``).
+    ``options`` is visible to lowerings as ``ctx.options`` (e.g. ``opt_level``);
+    ``backend`` (a ``runner_core.backends.Backend``) compiles the gpu.modules.
     """
     from . import load_dialect_lowerings
 
     load_dialect_lowerings()
     mod = new_module(name, target)
-    ctx = LoweringContext(target, mod, filename, options)
+    ctx = LoweringContext(target, mod, filename, options, backend)
     ops = list(module_op.body.block.ops) if hasattr(module_op, "body") else list(module_op.ops)
     lower_module_ops(ctx, [op for op in ops if op.name not in _IGNORED_MODULE_OPS],
                      "at module level")

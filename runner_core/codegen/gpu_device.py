@@ -6,9 +6,9 @@ they are) plus the lowerings in this file for ``gpu.func``, ids and sizes,
 ``gpu.barrier``, ``gpu.shuffle``, ``gpu.all_reduce``, ``gpu.subgroup_reduce``,
 ``gpu.printf``, ``gpu.dynamic_shared_memory`` and the workgroup/private
 attributions.  Everything that differs between targets goes through one
-:class:`KernelHooks` object: the CPU backend (``runner_core.targets.cpu_kernel``,
-target ``cpu-kernel``) and the CUDA backend (``runner_core.targets.nvptx``,
-target ``nvptx``) each implement it.  Reductions are written here, on top of the
+:class:`KernelHooks` object: the CPU backend (``runner_core.backends.cpu.kernel``,
+target ``cpu-kernel``) and the CUDA backend (``runner_core.backends.cuda.hooks``,
+target ``nvptx``) each implement it (``Backend.kernel_hooks``).  Reductions are written here, on top of the
 ``shuffle``/``barrier``/``workgroup_alloca`` hooks, in exactly the shape
 upstream's ``gpu-all-reduce`` rewrite gives them, so both backends combine
 values in the same order and float results agree bit for bit.

@@ -2,7 +2,7 @@
 
 One lowering serves every backend: the backend is only *which provider
 implements the symbols* (contract 5 in docs/design.md).  The CPU backend's
-provider (``runner_core.runtime.cpu_gpu``) runs host-compiled kernels; the
+provider (``runner_core.backends.cpu.runtime``) runs host-compiled kernels; the
 CUDA backend's provider calls the driver; Debian's or a self-built
 ``libmlir_cuda_runtime.so`` can stand in for the latter.
 
@@ -39,9 +39,11 @@ synchronises each dependency's stream.  Streams that tokens stand for are
 not destroyed by generated code (a token may be awaited any number of
 times); providers release what is left at the end of a run.
 
-Modules.  Each ``gpu.module`` is compiled at code generation time by the
-*device compiler* registered for the backend (:func:`register_device_compiler`)
-into a :class:`DeviceBinary` whose bytes are embedded in the host module.  The
+Modules.  Each ``gpu.module`` is compiled at code generation time by the run's
+backend (``ctx.backend``, a :class:`DeviceCompiler`: ``runner_core.backends``)
+into a :class:`DeviceBinary` whose bytes are embedded in the host module; a
+``gpu.binary`` (kernels compiled elsewhere) goes to the backend's
+``load_gpu_object`` the same way.  The
 first launch loads it (``mgpuModuleLoad``, published with a compare-and-swap so
 concurrent first launches from async tasks agree on one handle); each kernel's
 function handle is cached in a global likewise.  Compile errors (an op a
@@ -50,14 +52,13 @@ kernel target cannot lower) therefore surface before the program runs.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
-from runner_core.errors import RunnerError
 from runner_core.ir.dialects import gpu
 from runner_core.runtime.core import LAUNCH_SITE
 
@@ -83,40 +84,20 @@ class DeviceBinary:
     info: dict = field(default_factory=dict)
 
 
-DeviceCompiler = Callable[..., DeviceBinary]
-"""``compile(gpu_module_op, *, filename: str, options: dict) -> DeviceBinary``.
+class DeviceCompiler(Protocol):
+    """What host code generation needs of a backend (``runner_core.backends.Backend``).
 
-``options`` are the host lowering's options (``backend``, ``opt_level``, ...).
-Raise ``UnsupportedError`` (via ``ctx.unsupported``) for ops the target
-cannot compile."""
+    ``options`` are the host lowering's options (``opt_level``, bounds checking,
+    ...).  Both raise ``UnsupportedError`` (via ``ctx.unsupported``) for what the
+    target cannot compile or load."""
 
-# Backend name -> compiler or "module:function" (imported on first use).
-_COMPILERS: dict[str, DeviceCompiler | str] = {
-    "cpu": "runner_core.targets.cpu_kernel:compile_gpu_module",
-    "cuda": "runner_core.targets.nvptx:compile_gpu_module",
-}
+    name: str
 
+    def compile_gpu_module(self, op, *, filename: str = "",
+                           options: Mapping | None = None) -> DeviceBinary: ...
 
-def register_device_compiler(backend: str, compiler: DeviceCompiler | str) -> None:
-    """Say how gpu.modules are compiled when ``backend`` runs the program."""
-    _COMPILERS[backend] = compiler
-
-
-def device_compiler(backend: str) -> DeviceCompiler:
-    entry = _COMPILERS.get(backend)
-    if entry is None:
-        raise RunnerError(f"error: no GPU kernel compiler registered for backend '{backend}' "
-                          f"(known: {', '.join(sorted(_COMPILERS))})")
-    if isinstance(entry, str):
-        mod_name, _, attr = entry.partition(":")
-        try:
-            fn = getattr(importlib.import_module(mod_name), attr)
-        except (ImportError, AttributeError) as err:
-            raise RunnerError(f"error: the GPU kernel compiler of backend '{backend}' "
-                              f"({entry}) is not available: {err}") from None
-        _COMPILERS[backend] = fn
-        return fn
-    return entry
+    def load_gpu_object(self, op, *, filename: str = "",
+                        options: Mapping | None = None) -> DeviceBinary: ...
 
 
 @dataclass
@@ -130,11 +111,28 @@ class _LoadedModule:
 
 
 # --------------------------------------------------------------------- modules
+def _backend(ctx: LoweringContext, op) -> DeviceCompiler:
+    if ctx.backend is None:
+        raise ctx.unsupported(op, f"'{op.name}' without a backend",
+                              hint="host code with GPU modules is generated for a backend "
+                                   "(lower_module(..., backend=...))")
+    return ctx.backend
+
+
 def _declare_gpu_module(ctx: LoweringContext, op) -> None:
-    backend = ctx.options.get("backend", "cpu")
-    compile_fn = device_compiler(backend)
-    binary = compile_fn(op, filename=ctx.filename, options=dict(ctx.options))
-    name = op.sym_name.data
+    binary = _backend(ctx, op).compile_gpu_module(op, filename=ctx.filename,
+                                                  options=dict(ctx.options))
+    _embed(ctx, op.sym_name.data, binary)
+
+
+def _declare_gpu_binary(ctx: LoweringContext, op) -> None:
+    binary = _backend(ctx, op).load_gpu_object(op, filename=ctx.filename,
+                                               options=dict(ctx.options))
+    _embed(ctx, op.sym_name.data, binary)
+
+
+def _embed(ctx: LoweringContext, name: str, binary: DeviceBinary) -> None:
+    """The blob as a private constant, and the slot its loaded module's handle goes in."""
     data = bytes(binary.blob) + b"\0"
     arr = ir.ArrayType(I8, len(data))
     blob = ir.GlobalVariable(ctx.module, arr, ctx.module.get_unique_name(f"gpu.blob.{name}"))
@@ -150,6 +148,7 @@ def _declare_gpu_module(ctx: LoweringContext, op) -> None:
 
 
 register_module_op("gpu.module", declare=_declare_gpu_module)
+register_module_op("gpu.binary", declare=_declare_gpu_binary)
 
 
 def _cached_handle(ctx: LoweringContext, slot: ir.GlobalVariable, blocks: tuple[str, str],
@@ -456,5 +455,5 @@ def _host_unregister_op(ctx, op):
     _host_register(ctx, op, "mgpuMemHostUnregisterMemRef")
 
 
-__all__ = ["DeviceBinary", "DeviceCompiler", "register_device_compiler", "device_compiler",
-           "stream_create", "stream_wait_for", "stream_synchronize"]
+__all__ = ["DeviceBinary", "DeviceCompiler", "stream_create", "stream_wait_for",
+           "stream_synchronize"]

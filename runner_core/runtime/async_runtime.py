@@ -43,7 +43,7 @@ from collections import deque
 from runner_core.errors import ExecutionError
 
 from .cstdio import write_stdout
-from .registry import REAL_LIBRARY_HOOKS, Provider, c_callback, register_provider
+from .provider import Provider, c_callback
 
 UNAVAILABLE, AVAILABLE, ERROR = 0, 1, 2
 
@@ -425,5 +425,4 @@ def drain_all() -> None:
     PROVIDER.drain()
 
 
-PROVIDER = register_provider(AsyncRuntime())
-REAL_LIBRARY_HOOKS["mlir_async_runtime"] = RealAsyncRuntimeHook
+PROVIDER = AsyncRuntime()

@@ -14,7 +14,7 @@ import ctypes
 
 from . import memref_access as ma
 from .cstdio import symbol_address
-from .registry import Provider, register_provider
+from .provider import Provider
 
 _HEAD = r"""
 @stdout = external global ptr
@@ -157,4 +157,4 @@ class CRunnerUtils(Provider):
         return syms
 
 
-PROVIDER = register_provider(CRunnerUtils())
+PROVIDER = CRunnerUtils()

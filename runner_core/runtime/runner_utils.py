@@ -20,7 +20,7 @@ import struct
 
 from . import memref_access as ma
 from .cstdio import write_stderr, write_stdout
-from .registry import Provider, c_callback, register_provider
+from .provider import Provider, c_callback
 
 _KINDS = ("I8", "I16", "I32", "I64", "F16", "BF16", "F32", "F64", "Ind", "C32", "C64")
 
@@ -234,4 +234,4 @@ def _format_vector_elems(m: ma.MemRefView) -> bytes:
     return ("[" + ",  ".join(parts) + "]").encode()
 
 
-PROVIDER = register_provider(RunnerUtils())
+PROVIDER = RunnerUtils()

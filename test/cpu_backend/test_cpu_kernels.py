@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from runner_core.targets.cpu import fibers
-from runner_core.targets.cpu import layout as L
+from runner_core.backends.cpu import fibers
+from runner_core.backends.cpu import layout as L
 
 from .runner import INTEGRATION, masked, run
 
@@ -112,16 +112,16 @@ def test_fiber_context_switch_modes_agree(name):
     uctx = run(INTEGRATION / name, env={"GPURUNNER_CPU_FIBERS": "ucontext"})
     assert asm.returncode == 0 and uctx.returncode == 0, (asm.stderr, uctx.stderr)
     assert masked(asm.stdout) == masked(uctx.stdout)
-    from runner_core.runtime.cpu_gpu import PROVIDER
+    from runner_core.backends.cpu.runtime import PROVIDER
 
     modes = {key.split(":", 1)[0] for key in PROVIDER._compiled}
     assert {"asm", "ucontext"} <= modes  # both runtimes really ran kernels
 
 
 def test_kernels_without_synchronisation_run_as_loops_others_as_fibers():
+    from runner_core.backends import cpu
     from runner_core.ir.parse import parse_source
     from runner_core.passes.pipeline import run_pipeline
-    from runner_core.targets.cpu_kernel import compile_gpu_module
 
     src = """
 gpu.module @m {
@@ -149,7 +149,7 @@ gpu.module @m {
     mod = parse_source(src, "flags.mlir")
     run_pipeline(mod, "builtin.module()")
     gm = next(op for op in mod.walk() if op.name == "gpu.module")
-    binary = compile_gpu_module(gm, filename="flags.mlir", options={})
+    binary = cpu.BACKEND.compile_gpu_module(gm, filename="flags.mlir", options={})
     flags = binary.info["flags"]
     assert flags["plain"] == 0
     assert flags["synced"] == L.FLAG_FIBERS  # the barrier is in a called function

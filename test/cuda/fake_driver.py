@@ -11,8 +11,8 @@ from __future__ import annotations
 import ctypes
 import threading
 
-from runner_core.runtime import cuda_runtime as rt
-from runner_core.targets import cuda
+from runner_core.backends.cuda import driver as cuda
+from runner_core.backends.cuda import runtime as rt
 
 P = ctypes.c_void_p
 I32, I64 = ctypes.c_int32, ctypes.c_int64

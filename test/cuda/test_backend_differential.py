@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from runner_core.targets import cuda
+from runner_core.backends.cuda import driver as cuda
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted((ROOT / "integration_test").rglob("*.mlir")) if (ROOT / "integration_test").is_dir() \

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import pytest
 from nvptx_samples import nvptx_module
 
-from runner_core.targets import cuda
+from runner_core.backends.cuda import driver as cuda
 
 DEVICE = cuda.probe()
 pytestmark = pytest.mark.skipif(DEVICE is None, reason=f"no usable CUDA device "
@@ -41,9 +41,10 @@ class Runtime:
     """The registered provider's functions as ctypes callables, for one run at a time."""
 
     def __init__(self, env=None):
-        from runner_core.runtime import cuda_runtime as rt
+        from runner_core.backends.cuda import image
+        from runner_core.backends.cuda import runtime as rt
 
-        self.rt = rt
+        self.image = image
         self.p = rt.PROVIDER
         s = self.p.symbols()
         self.env = dict(os.environ if env is None else env)
@@ -70,7 +71,7 @@ class Runtime:
         self.p.finish_run(self.outcome)
 
     def load_image(self, ir=VADD_IR, kernels=("vadd", "oob")):
-        image = self.rt.make_image("test_mod", ir, kernels={k: {} for k in kernels})
+        image = self.image.make_image("test_mod", ir, kernels={k: {} for k in kernels})
         buf = ctypes.create_string_buffer(image, len(image))
         mod = self.load(ctypes.addressof(buf), len(image))
         assert mod, self.p._run.errors
@@ -190,7 +191,7 @@ def test_fault_is_reported_and_poisons_only_its_process(tmp_path):
 
 
 def test_warm_run_compiles_nothing(tmp_path):
-    from runner_core.targets import kernel_cache
+    from runner_core.backends.cuda import kernel_cache
 
     env = {**os.environ, "GPURUNNER_CACHE_DIR": str(tmp_path / "cache")}
     ir = VADD_IR.replace("fadd float", "fadd nnan float")  # a kernel no other test compiled

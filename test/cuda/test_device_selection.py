@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from runner_core.targets import cuda
+from runner_core.backends.cuda import driver as cuda
 
 
 def test_probe_never_raises_and_says_why(monkeypatch):

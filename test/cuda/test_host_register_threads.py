@@ -17,8 +17,8 @@ import threading
 
 import pytest
 
-from runner_core.runtime import cuda_runtime as rt
-from runner_core.targets import cuda
+from runner_core.backends.cuda import driver as cuda
+from runner_core.backends.cuda import runtime as rt
 
 
 class FakeContext:

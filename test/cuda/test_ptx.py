@@ -16,7 +16,7 @@ import subprocess
 import pytest
 from nvptx_samples import nvptx_module
 
-from runner_core.targets import kernel_cache, nvptx
+from runner_core.backends.cuda import compiler, kernel_cache, nvptx
 
 VADD = nvptx_module("""
 define void @helper() {
@@ -230,7 +230,7 @@ def _one_kernel_ptx(gpu_func: str, name: str) -> str:
     text = ("module attributes {gpu.container_module} {\n  gpu.module @m {\n" + gpu_func
             + "\n  }\n}")
     (m,) = _gpu_modules(text, name)
-    return nvptx.compile_ptx(str(nvptx.kernel_ir(m).module), "sm_90")
+    return nvptx.compile_ptx(str(compiler.kernel_ir(m).module), "sm_90")
 
 
 def test_every_kernel_side_op_compiles_for_nvptx(tmp_path):
@@ -238,7 +238,7 @@ def test_every_kernel_side_op_compiles_for_nvptx(tmp_path):
     with open(KERNEL_OPS) as fh:
         text = fh.read()
     (kernels, targeted) = _gpu_modules(text, "gpu_kernel_ops.mlir")
-    km = nvptx.kernel_ir(kernels, filename="gpu_kernel_ops.mlir")
+    km = compiler.kernel_ir(kernels, filename="gpu_kernel_ops.mlir")
     assert [k.name for k in km.kernels] == ["kern"]
     ptx = nvptx.compile_ptx(str(km.module), "sm_90", kernels=["kern"])
     assert nvptx.ptx_kernel_names(ptx) == ["kern"]  # device_fn is not an entry point
@@ -246,7 +246,7 @@ def test_every_kernel_side_op_compiles_for_nvptx(tmp_path):
                    "shfl.sync.idx.b32", "vprintf", ".shared", "%tid.x"):
         assert needle in ptx, needle
     assemble(ptx, "sm_90", tmp_path)
-    ptx2 = nvptx.compile_ptx(str(nvptx.kernel_ir(targeted).module), "sm_90")
+    ptx2 = nvptx.compile_ptx(str(compiler.kernel_ir(targeted).module), "sm_90")
     assert nvptx.ptx_kernel_names(ptx2) == ["empty"]
 
 
@@ -298,14 +298,14 @@ def test_64_bit_shuffles_move_both_halves(tmp_path):
 
 def test_image_names_kernels_and_their_launch_sites():
     pytest.importorskip("runner_core.codegen.gpu_device")
-    from runner_core.runtime.cuda_runtime import parse_image
+    from runner_core.backends.cuda.image import parse_image
 
     if not os.path.isfile(SEED):
         pytest.skip("shared seed not present")
     with open(SEED) as fh:
         text = fh.read()
     (m,) = _gpu_modules(text, "async.mlir", outline=True)
-    image = parse_image(nvptx.build_image(m, filename="async.mlir"))
+    image = parse_image(compiler.compile_gpu_module(m, filename="async.mlir").blob)
     assert image.module == "main_kernel"
     site = image.kernels["main_kernel"]
     assert site.location.startswith("async.mlir:")
@@ -352,7 +352,7 @@ module attributes {gpu.container_module} {
 }"""
     (m,) = _gpu_modules(text, "bad.mlir")
     with pytest.raises(UnsupportedError) as info:
-        nvptx.kernel_ir(m, filename="bad.mlir")
+        compiler.kernel_ir(m, filename="bad.mlir")
     assert "bad.mlir:9:" in str(info.value) and "gpu.shuffle" in str(info.value)
 
 
@@ -381,7 +381,7 @@ def test_integration_kernels_compile_for_sm_90(path, tmp_path):
     engine.run_passes(module, engine.default_pipeline())
     mods = [op for op in module.body.block.ops if op.name == "gpu.module"]
     for m in mods:
-        km = nvptx.kernel_ir(m, filename=path)
+        km = compiler.kernel_ir(m, filename=path)
         ptx = nvptx.compile_ptx(str(km.module), "sm_90", kernels=[k.name for k in km.kernels])
         assert sorted(nvptx.ptx_kernel_names(ptx)) == sorted(k.name for k in km.kernels)
         assemble(ptx, "sm_90", tmp_path)

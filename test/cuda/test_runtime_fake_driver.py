@@ -16,9 +16,10 @@ import threading
 import pytest
 from fake_driver import FAKE_CTX, FakeDriver, fake_runtime
 
+from runner_core.backends.cuda import driver as cuda
+from runner_core.backends.cuda import image
+from runner_core.backends.cuda import runtime as rt
 from runner_core.errors import ExecutionError
-from runner_core.runtime import cuda_runtime as rt
-from runner_core.targets import cuda
 
 
 @pytest.fixture
@@ -110,7 +111,7 @@ def test_worker_threads_make_the_context_current_themselves(fake):
 def test_driver_failure_names_the_op_and_the_kernel(fake):
     drv, provider, f = fake
     drv.fail["cuLaunchKernel"] = 700
-    site = rt.KernelSite("main_kernel", "main_kernel", "t.mlir:30:5", ["t.mlir:12:7"])
+    site = image.KernelSite("main_kernel", "main_kernel", "t.mlir:30:5", ["t.mlir:12:7"])
     provider._functions[0xF00] = site
     provider._host_ops = {"gpu.launch_func": ["t.mlir:12:7"]}
     f["launch"](0xF00, 1, 1, 1, 1, 1, 1, 0, None, None, None, 0)
@@ -126,7 +127,7 @@ def test_failed_launch_is_reported_at_its_own_launch_func(fake):
     from runner_core.runtime.core import LAUNCH_SITE, core
 
     drv, provider, f = fake
-    site = rt.KernelSite("k", "k", "t.mlir:30:5", ["t.mlir:12:7", "t.mlir:20:7"])
+    site = image.KernelSite("k", "k", "t.mlir:30:5", ["t.mlir:12:7", "t.mlir:20:7"])
     provider._functions[0xF00] = site
     set_site = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(core().symbols[LAUNCH_SITE])
     first, second = ctypes.c_char_p(b"t.mlir:12:7"), ctypes.c_char_p(b"t.mlir:20:7")

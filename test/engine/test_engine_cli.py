@@ -346,7 +346,7 @@ def test_backend_auto_without_gpu_runs_on_cpu(tmp_path):
 def _cuda_available() -> bool:
     from runner_core.engine import select_backend
 
-    return select_backend("auto", {}) == "cuda"
+    return select_backend("auto", {}).name == "cuda"
 
 
 @pytest.mark.skipif(_cuda_available(), reason="a CUDA device is present")

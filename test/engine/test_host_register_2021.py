@@ -14,10 +14,10 @@ import struct
 
 import pytest
 
+from runner_core.backends.cuda import driver as cuda
+from runner_core.backends.cuda import runtime as rt
 from runner_core.cli import tool_main
-from runner_core.runtime import cuda_runtime as rt
 from runner_core.runtime import host_register_2021 as hr
-from runner_core.targets import cuda
 
 
 def _descriptor(buf, sizes, strides, offset=0):
@@ -130,7 +130,7 @@ def test_cuda_runtime_reports_a_strided_memref(provider):
 
 
 def test_both_runtimes_export_the_helpers():
-    from runner_core.runtime import cpu_gpu
+    from runner_core.backends.cpu import runtime as cpu_gpu
 
     for name in hr.TYPED_HELPERS:
         assert name in cpu_gpu.SYMBOLS

@@ -53,7 +53,7 @@ def raise_error(argv, stdin, env, cwd):
 
 def cuda_device(argv, stdin, env, cwd):
     """Report the device this process's CUDA sees first (only meaningful on a GPU machine)."""
-    from runner_core.targets import cuda
+    from runner_core.backends.cuda import driver as cuda
 
     info = cuda.probe()
     if info is None:

@@ -40,7 +40,7 @@ def _run(tmp_path, text: str, seed: str | None):
 
 
 def test_perturbed_fork_join_stays_correct_and_spins_streams(tmp_path):
-    from runner_core.runtime import cuda_runtime as rt
+    from runner_core.backends.cuda import runtime as rt
 
     actions: Counter = Counter()
     for k in range(10):

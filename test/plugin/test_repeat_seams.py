@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from runner_core.backends.cuda import runtime as rt
 from runner_core.cli import tool_main
-from runner_core.runtime import cuda_runtime as rt
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cuda"))
 from fake_driver import FakeDriver, fake_runtime  # noqa: E402  (test/cuda's fake driver)
@@ -197,7 +197,7 @@ def test_cuda_perturbation_choices_follow_the_seed(fake):
 
 
 def test_spin_kernel_compiles_to_a_clock64_loop():
-    from runner_core.targets import nvptx
+    from runner_core.backends.cuda import nvptx
 
     ptx = nvptx.compile_ptx(rt.SPIN_IR, "sm_90", kernels=[rt.SPIN_KERNEL], opt=1,
                             name=rt.SPIN_KERNEL)

@@ -14,12 +14,12 @@ tiers:
 * **cold paths in Python** (module load, host registration, device choice,
   error reports), reached from the IR through ctypes callbacks.
 
-Kernel images.  The nvptx target embeds each ``gpu.module`` as an image in
-our own container (``GPURUNNER-NVVM``: a JSON header naming the kernels and
+Kernel images.  The cuda backend embeds each ``gpu.module`` as an image in
+our own container (:mod:`.image`: a JSON header naming the kernels and
 the source locations of the ops that use them, then the kernel's LLVM IR).
 ``mgpuModuleLoad`` compiles it for the device actually selected for the run
 (LLVM IR -> PTX with libdevice -> cubin through the driver's linker), through
-the disk cache of :mod:`runner_core.targets.kernel_cache`.  Images in the
+the disk cache of :mod:`.kernel_cache`.  Images in the
 driver's own formats (cubin, fatbin, PTX, e.g. from upstream's
 ``gpu-module-to-binary``) are loaded as they are.
 
@@ -52,7 +52,6 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
-import json
 import os
 import random
 import threading
@@ -61,13 +60,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from runner_core.errors import ExecutionError
-from runner_core.runtime.core import core
+from runner_core.runtime import host_register_2021
+from runner_core.runtime.core import ASSERT_FAIL, core
+from runner_core.runtime.provider import Provider
+from runner_core.targets.host import compile_ir
 from runner_core.toolapi import mark_process_unusable, process_unusable
 
-from . import host_register_2021
-from .registry import Provider, register_provider
-
-IMAGE_MAGIC = b"GPURUNNER-NVVM-1\n"
+from . import driver, kernel_cache, nvptx
+from .image import KernelImage, KernelSite, image_size, parse_image
 
 # Identifiers of the places that can report a driver failure (argument of
 # the report callback); the table says which gpu op and runtime function.
@@ -503,76 +503,6 @@ HOT_FUNCTIONS = ("mgpuModuleGetFunction", "mgpuLaunchKernel", "mgpuStreamCreate"
                  "mgpuMemset32", "mgpuMemset16")
 
 
-# ------------------------------------------------------------------------ kernel images
-@dataclass
-class KernelSite:
-    """Where a kernel comes from and who launches it (for error messages)."""
-
-    module: str
-    kernel: str
-    location: str = ""
-    launches: list[str] = field(default_factory=list)
-
-    def describe(self) -> str:
-        text = f"kernel @{self.module}::@{self.kernel}"
-        where = []
-        if self.launches:
-            shown = ", ".join(self.launches[:3]) + (" ..." if len(self.launches) > 3 else "")
-            where.append(f"launched by gpu.launch_func at {shown}")
-        if self.location:
-            where.append(f"defined at {self.location}")
-        return text + (f" ({'; '.join(where)})" if where else "")
-
-
-@dataclass
-class KernelImage:
-    """A parsed image of our container: header facts plus the kernel module's LLVM IR."""
-
-    module: str
-    ir: str
-    kernels: dict[str, KernelSite]
-    host_ops: dict[str, list[str]]
-    opt: int = 3
-
-
-def make_image(module: str, ir_text: str, *, kernels: Mapping[str, Mapping] | None = None,
-               host_ops: Mapping[str, list[str]] | None = None, opt: int = 3) -> bytes:
-    """Build the bytes ``mgpuModuleLoad`` receives for one ``gpu.module``.
-
-    ``kernels`` maps kernel name -> ``{"location": ..., "launches": [...]}``;
-    ``host_ops`` maps a host gpu op name -> source locations of such ops, so a
-    runtime failure can be pointed at the op that caused it.
-    """
-    header = {"module": module, "kernels": {k: dict(v) for k, v in (kernels or {}).items()},
-              "host_ops": {k: list(v) for k, v in (host_ops or {}).items()}, "opt": opt}
-    return IMAGE_MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + ir_text.encode()
-
-
-def parse_image(data: bytes) -> KernelImage | None:
-    """The container's contents, or ``None`` for a driver-native image (cubin/PTX/fatbin)."""
-    if not data.startswith(IMAGE_MAGIC):
-        return None
-    rest = data[len(IMAGE_MAGIC):]
-    head, _, ir = rest.partition(b"\n")
-    meta = json.loads(head.decode())
-    kernels = {name: KernelSite(meta["module"], name, info.get("location", ""),
-                                list(info.get("launches", [])))
-               for name, info in meta.get("kernels", {}).items()}
-    return KernelImage(meta["module"], ir.decode(), kernels, meta.get("host_ops", {}),
-                       int(meta.get("opt", 3)))
-
-
-def image_size(ptr: int, size: int) -> int:
-    """Bytes of an image passed without a size (upstream's older ABI passes none)."""
-    if size:
-        return size
-    head = ctypes.string_at(ptr, len(IMAGE_MAGIC))
-    if head == IMAGE_MAGIC:
-        return len(ctypes.string_at(ptr))  # our container is NUL-free text
-    raise ExecutionError("error: mgpuModuleLoad: an image without a size that is not ours "
-                         "(cubin/fatbin images need their size)")
-
-
 # ----------------------------------------------------------------------------- provider
 @dataclass
 class _RunState:
@@ -589,7 +519,6 @@ class CudaRuntimeProvider(Provider):
 
     name = "mlir_cuda_runtime"
     aliases = ("cuda-runtime-wrappers", "cuda_runtime_wrappers", "mlir_cuda_runtime")
-    backends = frozenset({"cuda"})
     # Kernel images are our container format: a real upstream library could not
     # load them, so on the cuda backend the built-in runtime always serves.
     replaces_real_library = True
@@ -622,11 +551,7 @@ class CudaRuntimeProvider(Provider):
 
     # ---------------------------------------------------------------- symbols
     def build_symbols(self) -> Mapping[str, int]:
-        from runner_core.runtime.core import ASSERT_FAIL, core
-        from runner_core.targets import cuda
-        from runner_core.targets.host import compile_ir
-
-        imports = {f"{_PREFIX}{name}": cuda.driver_function(name) for name in _DRIVER_DECLS}
+        imports = {f"{_PREFIX}{name}": driver.driver_function(name) for name in _DRIVER_DECLS}
         report = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, ctypes.c_int32,
                                   ctypes.c_void_p)(self._report)
         self._callbacks.append(report)
@@ -660,8 +585,6 @@ class CudaRuntimeProvider(Provider):
 
     # ---------------------------------------------------------------- runs
     def start_run(self, run) -> None:
-        from runner_core.targets import cuda
-
         env = getattr(run, "env", None) or os.environ
         self.symbols()  # compiled before the first run needs them
         with self._state_lock:
@@ -675,7 +598,7 @@ class CudaRuntimeProvider(Provider):
                     f"sticky error ({poisoned})\n  note: the driver requires a new process; "
                     "the plug-in's worker executor (the default for integration tests) "
                     "starts one for the next test")
-            ordinal = cuda.select_ordinal(env)
+            ordinal = driver.select_ordinal(env)
             self._use_device(ordinal)
             self._check_context()
             self._release_previous()
@@ -718,11 +641,9 @@ class CudaRuntimeProvider(Provider):
             raise ExecutionError(msg)
 
     def _use_device(self, ordinal: int) -> None:
-        from runner_core.targets import cuda
-
         if self._ordinal != ordinal or self._context is None:
             self._ordinal = ordinal
-            self._context = cuda.context(ordinal)
+            self._context = driver.context(ordinal)
         handle = self._context.handle()
         self._ctx_slot.value = handle
 
@@ -730,24 +651,20 @@ class CudaRuntimeProvider(Provider):
         """Wait for earlier runs' work; a sticky error found now makes the process unusable."""
         code = self._context.synchronize()
         if code in STICKY:
-            from runner_core.targets import cuda
-
-            text = cuda.error_text(code)
+            text = driver.error_text(code)
             mark_process_unusable(text)
             raise ExecutionError(f"error: the GPU context is unusable: {text} (left by an "
                                  f"earlier run in this process)")
 
     def _release_previous(self) -> None:
         """Free device memory and host registrations the previous run left behind."""
-        from runner_core.targets import cuda
-
         prev, self._previous = self._previous, None
         if prev is None:
             return
         for ptr in prev.registered:
-            cuda.raw("cuMemHostUnregister")(ptr)
+            driver.raw("cuMemHostUnregister")(ptr)
         for ptr in prev.allocations:
-            cuda.raw("cuMemFree")(ptr)
+            driver.raw("cuMemFree")(ptr)
         self.released = (len(prev.allocations), len(prev.registered))
 
     def _track(self, kind: int, ptr: int, size: int) -> None:
@@ -769,10 +686,8 @@ class CudaRuntimeProvider(Provider):
 
     def _unload_unused(self) -> None:
         """Modules of earlier runs go now: no thread of those runs can still use them."""
-        from runner_core.targets import cuda
-
         for key, (handle, _image) in list(self._modules.items()):
-            cuda.unload_module(handle)
+            driver.unload_module(handle)
             del self._modules[key]
         self._module_refs.clear()
         self._functions.clear()
@@ -794,17 +709,15 @@ class CudaRuntimeProvider(Provider):
 
     def _spin_function(self) -> int:
         """The spin kernel in the current context (compiled and loaded once per context)."""
-        from runner_core.targets import cuda, nvptx
-
         generation = self._context.generation
         if self._spin is not None and self._spin[0] == generation:
             return self._spin[2]
         try:
-            info = cuda.device_info(self._ordinal)
+            info = driver.device_info(self._ordinal)
             ptx = nvptx.compile_ptx(SPIN_IR, info.arch, kernels=[SPIN_KERNEL], opt=1,
                                     name=SPIN_KERNEL)
-            module = cuda.load_module(cuda.link_cubin(ptx, SPIN_KERNEL), SPIN_KERNEL)
-            function = cuda.module_function(module, SPIN_KERNEL)
+            module = driver.load_module(driver.link_cubin(ptx, SPIN_KERNEL), SPIN_KERNEL)
+            function = driver.module_function(module, SPIN_KERNEL)
         except Exception as err:
             raise ExecutionError(f"error: GPURUNNER_PERTURB: the perturbation spin kernel "
                                  f"could not be loaded: {err}") from None
@@ -831,13 +744,11 @@ class CudaRuntimeProvider(Provider):
                                         f"failed: {type(err).__name__}: {err}")
 
     def _enqueue_spin(self, stream: int, cycles: int) -> None:
-        from runner_core.targets import cuda
-
         if self._launch_raw is None:
             u = ctypes.c_uint
             self._launch_raw = ctypes.CFUNCTYPE(
                 ctypes.c_int, ctypes.c_void_p, u, u, u, u, u, u, u, ctypes.c_void_p,
-                ctypes.c_void_p, ctypes.c_void_p)(cuda.driver_function("cuLaunchKernel"))
+                ctypes.c_void_p, ctypes.c_void_p)(driver.driver_function("cuLaunchKernel"))
         arg = ctypes.c_uint64(max(cycles, 0))
         params = (ctypes.c_void_p * 1)(ctypes.addressof(arg))
         code = self._launch_raw(self._spin[2], 1, 1, 1, 1, 1, 1, 0, stream or None,
@@ -882,9 +793,7 @@ class CudaRuntimeProvider(Provider):
 
     def _record(self, code: int, call: str, where: str, detail: str = "",
                 op: str | None = None, locs: list[str] | None = None) -> None:
-        from runner_core.targets import cuda
-
-        text = cuda.error_text(code)
+        text = driver.error_text(code)
         if op is None:
             op = "gpu op"
         if locs is None:
@@ -906,12 +815,10 @@ class CudaRuntimeProvider(Provider):
                 self._run.sticky = True
 
     def _describe_kernel(self, fn: int) -> str:
-        from runner_core.targets import cuda
-
         site = self._functions.get(int(fn or 0))
         if site is not None:
             return site.describe()
-        name = cuda.function_name(int(fn or 0))
+        name = driver.function_name(int(fn or 0))
         return f"kernel '{name}'" if name else ""
 
     def _describe_last_kernel(self) -> str:
@@ -947,11 +854,9 @@ class CudaRuntimeProvider(Provider):
             return self._load_image(image)
 
     def _load_image(self, image: bytes) -> int:
-        from runner_core.targets import cuda
-
         ctx = self._context
         if ctx is None:
-            self._use_device(cuda.select_ordinal(self._run.env or os.environ))
+            self._use_device(driver.select_ordinal(self._run.env or os.environ))
             ctx = self._context
         ctx.make_current()
         digest = hashlib.sha256(image).hexdigest()
@@ -967,7 +872,7 @@ class CudaRuntimeProvider(Provider):
         else:
             binary, name = self.cubin_for(parsed), parsed.module
         t = time.perf_counter()
-        handle = cuda.load_module(binary, name)
+        handle = driver.load_module(binary, name)
         self.timings["gpu_module_load"] = self.timings.get("gpu_module_load", 0.0) + \
             time.perf_counter() - t
         with self._state_lock:
@@ -976,7 +881,7 @@ class CudaRuntimeProvider(Provider):
             if parsed is not None:
                 for kname, site in parsed.kernels.items():
                     try:
-                        self._functions[cuda.module_function(handle, kname)] = site
+                        self._functions[driver.module_function(handle, kname)] = site
                     except Exception:
                         pass
                 for op, locs in parsed.host_ops.items():
@@ -986,10 +891,8 @@ class CudaRuntimeProvider(Provider):
 
     def cubin_for(self, image: KernelImage) -> bytes:
         """The cubin of a kernel image for the run's device: disk cache, else compile."""
-        from runner_core.targets import cuda, kernel_cache, nvptx
-
-        info = cuda.device_info(self._ordinal)
-        api, version = cuda.driver_version()
+        info = driver.device_info(self._ordinal)
+        api, version = driver.driver_version()
         cache = kernel_cache.cache_for(self._run.env or os.environ)
         key = kernel_cache.make_key([image.ir, info.arch, f"opt={image.opt}",
                                      f"driver={api}:{version}", *nvptx.tool_versions()])
@@ -1000,7 +903,7 @@ class CudaRuntimeProvider(Provider):
         ptx = nvptx.compile_ptx(image.ir, info.arch, kernels=list(image.kernels) or None,
                                 opt=image.opt, name=image.module)
         t1 = time.perf_counter()
-        cubin = cuda.link_cubin(ptx, image.module)
+        cubin = driver.link_cubin(ptx, image.module)
         t2 = time.perf_counter()
         self.compiles += 1
         self.timings["ptx"] = self.timings.get("ptx", 0.0) + t1 - t
@@ -1024,20 +927,16 @@ class CudaRuntimeProvider(Provider):
         async runtime, which starts with no current context, and the driver
         answers CUDA_ERROR_INVALID_CONTEXT there.
         """
-        from runner_core.targets import cuda
-
         if self._context is None:
-            self._use_device(cuda.select_ordinal(self._run.env or os.environ))
+            self._use_device(driver.select_ordinal(self._run.env or os.environ))
         else:
             self._context.make_current()
 
     def _py_mgpuMemHostRegister(self, ptr: int, size: int) -> None:
-        from runner_core.targets import cuda
-
         if not ptr or not size:
             return
         self._make_context_current()
-        code = cuda.raw("cuMemHostRegister")(ptr, size, 0)
+        code = driver.raw("cuMemHostRegister")(ptr, size, 0)
         if code != 0:
             self._record(code, "cuMemHostRegister", "mgpuMemHostRegister",
                          f"{size} bytes at {ptr:#x}", "gpu.host_register")
@@ -1046,12 +945,10 @@ class CudaRuntimeProvider(Provider):
             self._run.registered[ptr] = size
 
     def _py_mgpuMemHostUnregister(self, ptr: int) -> None:
-        from runner_core.targets import cuda
-
         if not ptr:
             return
         self._make_context_current()
-        code = cuda.raw("cuMemHostUnregister")(ptr)
+        code = driver.raw("cuMemHostUnregister")(ptr)
         if code != 0:
             self._record(code, "cuMemHostUnregister", "mgpuMemHostUnregister",
                          f"address {ptr:#x}", "gpu.host_unregister")
@@ -1087,11 +984,9 @@ class CudaRuntimeProvider(Provider):
         self._py_mgpuMemHostUnregister(ptr)
 
     def _py_mgpuSetDefaultDevice(self, device: int) -> None:
-        from runner_core.targets import cuda
-
         try:
-            if not 0 <= device < cuda.device_count():
-                raise cuda.CudaUnavailable(f"mgpuSetDefaultDevice({device}): no such device")
+            if not 0 <= device < driver.device_count():
+                raise driver.CudaUnavailable(f"mgpuSetDefaultDevice({device}): no such device")
             with self._state_lock:
                 self._use_device(device)
         except Exception as err:
@@ -1099,4 +994,4 @@ class CudaRuntimeProvider(Provider):
                 self._run.errors.append(f"error: {err}")
 
 
-PROVIDER = register_provider(CudaRuntimeProvider())
+PROVIDER = CudaRuntimeProvider()

@@ -2,8 +2,8 @@
 
 Records are arrays of 64-bit slots (pointers stored as pointers in a slot), so
 that the runtime (:mod:`.fibers`), the code generated for kernels
-(:mod:`runner_core.targets.cpu_kernel`) and the Python provider
-(:mod:`runner_core.runtime.cpu_gpu`) agree by slot number alone.
+(:mod:`runner_core.backends.cpu.kernel`) and the Python provider
+(:mod:`runner_core.backends.cpu.runtime`) agree by slot number alone.
 """
 
 from __future__ import annotations

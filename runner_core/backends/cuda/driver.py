@@ -2,7 +2,7 @@
 
 Everything here is a *cold* path (once per process or once per run) and goes
 through ``cuda.bindings.driver``.  The per-launch hot paths live in LLVM IR
-(:mod:`runner_core.runtime.cuda_runtime`) and call the driver functions whose
+(:mod:`runner_core.backends.cuda.runtime`) and call the driver functions whose
 addresses :func:`driver_function` hands out; that is how a ``gpu.launch_func``
 costs no Python frame.
 
@@ -345,7 +345,7 @@ class DeviceContext:
     Every thread that calls the driver makes it current first (the IR hot
     paths do so themselves).  After a *sticky* error (an illegal address, a
     trap) CUDA is unusable in the whole process; see
-    :mod:`runner_core.runtime.cuda_runtime` for how the plug-in recovers.
+    :mod:`runner_core.backends.cuda.runtime` for how the plug-in recovers.
     ``generation`` numbers the retained context, so caches of modules know
     whose handles they hold.
     """

@@ -1,10 +1,10 @@
 """The ``cpu-kernel`` target: GPU kernels compiled for the host CPU.
 
-:func:`compile_gpu_module` is the CPU backend's device compiler (registered
-in :mod:`runner_core.codegen.gpu_host`): it lowers a ``gpu.module`` with the
+:func:`compile_gpu_module` is the CPU backend's device compiler
+(``CpuBackend.compile_gpu_module``): it lowers a ``gpu.module`` with the
 shared kernel lowering (:mod:`runner_core.codegen.gpu_device`) through
 :class:`CpuKernelHooks` and returns the module's LLVM IR as the "binary" that
-``mgpuModuleLoad`` of the CPU provider (:mod:`runner_core.runtime.cpu_gpu`)
+``mgpuModuleLoad`` of the CPU provider (:mod:`runner_core.backends.cpu.runtime`)
 JIT-compiles.
 
 Code shape, per kernel ``@k``:
@@ -12,13 +12,13 @@ Code shape, per kernel ``@k``:
 * ``@k(ptr block, <hidden>, <expanded args>)`` - the kernel body for one GPU
   thread.  The hidden parameters are the thread id, block id, block and grid
   sizes, shared and dynamic shared memory (:data:`HIDDEN_FIELDS`): plain values,
-  loaded from the block record (:mod:`runner_core.targets.cpu.layout`) by the
+  loaded from the block record (:mod:`runner_core.backends.cpu.layout`) by the
   caller, so nothing in the body has to be reloaded after a store to a memref
   LLVM cannot prove distinct from the record (the loop path vectorises).
 * ``@k.block(ptr block, ptr params)`` for kernels that never synchronise:
   arguments unpacked once, then a loop nest over the block's threads calling
   ``@k`` (inlined by LLVM), or ``@k.thread(ptr block, i64 tx, ty, tz, ptr
-  params)`` run by one fiber per thread (:mod:`runner_core.targets.cpu.fibers`)
+  params)`` run by one fiber per thread (:mod:`runner_core.backends.cpu.fibers`)
   for kernels that reach ``gpu.barrier``, ``gpu.shuffle`` or a reduction.
 * ``@__gpurunner_kdesc.k`` - the descriptor ``mgpuModuleGetFunction`` returns.
 
@@ -32,6 +32,7 @@ one across blocks).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 
 import llvmlite.ir as ir
@@ -40,16 +41,14 @@ from runner_core.codegen.gpu_device import (
     SYNC_OPS,
     KernelHooks,
     KernelInfo,
-    current_gpu_func,
     lower_gpu_module,
-    opaque_pointer,
     reachable,
 )
 from runner_core.codegen.gpu_host import DeviceBinary
 from runner_core.codegen.target import TargetDescription
 
-from .cpu import layout as L
-from .cpu.fibers import count_loop
+from . import layout as L
+from .fibers import count_loop
 
 I1, I32, I64 = ir.IntType(1), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
@@ -337,10 +336,9 @@ def launch_sites(gpu_module_op, kernel: str) -> list[str]:
     return out
 
 
-def compile_gpu_module(gpu_module_op, *, filename: str = "", options: dict | None = None
-                       ) -> DeviceBinary:
+def compile_gpu_module(gpu_module_op, hooks: CpuKernelHooks, *, filename: str = "",
+                       options: Mapping | None = None) -> DeviceBinary:
     """The CPU backend's device compiler: LLVM IR text that the CPU provider JITs."""
-    hooks = CpuKernelHooks()
     km = lower_gpu_module(gpu_module_op, hooks, filename=filename, options=options)
     text = str(km.module)
     return DeviceBinary(text.encode(), tuple(k.name for k in km.kernels), "llvm-ir",
@@ -348,4 +346,4 @@ def compile_gpu_module(gpu_module_op, *, filename: str = "", options: dict | Non
 
 
 __all__ = ["CpuKernelHooks", "compile_gpu_module", "cpu_kernel_target", "TARGET_NAME",
-           "MAX_THREADS_PER_BLOCK", "KERNEL_OPT_LEVEL", "opaque_pointer", "current_gpu_func"]
+           "MAX_THREADS_PER_BLOCK", "KERNEL_OPT_LEVEL"]

@@ -2,7 +2,7 @@
 
 Answers ``--shared-libs`` names of the CUDA runtime wrappers
 (``mlir_cuda_runtime``, the seed's ``cuda-runtime-wrappers``) when the backend
-is ``cpu``, replacing a real file of that name: host code lowered by
+is ``cpu`` (``CpuBackend.runtime_provider``), replacing a real file of that name: host code lowered by
 :mod:`runner_core.codegen.gpu_host` calls the same symbols on every backend.
 
 * Memory, copies, fills, streams and events are small functions in LLVM IR
@@ -14,7 +14,7 @@ is ``cpu``, replacing a real file of that name: host code lowered by
   in-order queue whose work has finished), so events are always complete and
   synchronisation is free; programs that are correct on a GPU stay correct.
 * ``mgpuModuleLoad`` receives the LLVM IR produced by
-  :mod:`runner_core.targets.cpu_kernel` and JIT-compiles it (cached per
+  :mod:`runner_core.backends.cpu.kernel` and JIT-compiles it (cached per
   process by content); ``mgpuModuleGetFunction`` returns a kernel descriptor.
 * ``mgpuLaunchKernel`` runs the grid on a pool of OS threads: each calls the
   runtime's ``gpurunner_cpu_run_blocks`` through ctypes (the GIL is released
@@ -43,9 +43,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from runner_core.errors import ExecutionError
+from runner_core.runtime import host_register_2021
+from runner_core.runtime.core import ASSERT_FAIL, core
+from runner_core.runtime.provider import Provider, c_callback
+from runner_core.targets.host import compile_ir
 
-from . import host_register_2021
-from .registry import Provider, c_callback, register_provider
+from . import fibers
+from . import layout as L
+from .kernel import KERNEL_OPT_LEVEL, MAX_THREADS_PER_BLOCK
 
 _SHIM_HEAD = r"""
 declare ptr @aligned_alloc(i64, i64)
@@ -187,7 +192,6 @@ _ERROR_T = ctypes.CFUNCTYPE(ctypes.c_void_p)
 _TYPED_T = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p)
 
 _KDESC_RE = re.compile(r'^@"?(__gpurunner_kdesc\.[^"\s]+)"?\s*=', re.M)
-MAX_THREADS_PER_BLOCK = 1024
 MAX_BLOCK_DIMS = (1024, 1024, 64)
 MAX_GRID_DIMS = (2**31 - 1, 65535, 65535)
 # Shared memory per block on NVIDIA GPUs: statically allocated (workgroup attributions,
@@ -233,7 +237,6 @@ class CpuGpuRuntime(Provider):
 
     name = "mlir_cuda_runtime"
     aliases = ("cuda-runtime-wrappers", "cuda_runtime_wrappers", "mlir_cuda_runtime_wrappers")
-    backends = frozenset({"cpu"})
     replaces_real_library = True
 
     def __init__(self) -> None:
@@ -252,8 +255,6 @@ class CpuGpuRuntime(Provider):
 
     # -- Provider -------------------------------------------------------------
     def build_symbols(self):
-        from runner_core.runtime.core import ASSERT_FAIL, core
-        from runner_core.targets.host import compile_ir
 
         cbs = {
             "py_module_load": _LOAD_T(self._guard(self._module_load, 0)),
@@ -304,10 +305,6 @@ class CpuGpuRuntime(Provider):
 
     # -- modules ----------------------------------------------------------------
     def _compile(self, text: str) -> tuple[object, dict[str, int]]:
-        from runner_core.runtime.core import ASSERT_FAIL, core
-        from runner_core.targets.cpu import fibers
-        from runner_core.targets.cpu_kernel import KERNEL_OPT_LEVEL
-        from runner_core.targets.host import compile_ir
 
         rt = fibers.runtime(env=self._env)
         # Kernels link against one runtime (context-switch mode, stack size).
@@ -321,9 +318,7 @@ class CpuGpuRuntime(Provider):
         names = _KDESC_RE.findall(text)
         lib = compile_ir(text, opt=KERNEL_OPT_LEVEL, exports=names, imports=imports,
                          name="gpu_kernels")
-        from runner_core.targets.cpu.layout import KDESC_PREFIX
-
-        kernels = {n[len(KDESC_PREFIX):]: lib.address(n) for n in names}
+        kernels = {n[len(L.KDESC_PREFIX):]: lib.address(n) for n in names}
         with self._state_lock:
             for addr in kernels.values():
                 self._modules_runtime[addr] = rt
@@ -335,7 +330,6 @@ class CpuGpuRuntime(Provider):
         lib, kernels = self._compile(text)
         mod = _LoadedModule(lib, kernels)
         handle = ctypes.addressof(mod.token)
-        from runner_core.targets.cpu import layout as L
 
         with self._state_lock:
             self._modules[handle] = mod
@@ -374,8 +368,6 @@ class CpuGpuRuntime(Provider):
         return self._pool
 
     def _launch(self, fn, gx, gy, gz, bx, by, bz, smem, stream, params, extra, nparams) -> int:
-        from runner_core.runtime.core import core
-        from runner_core.targets.cpu import layout as L
 
         # This launch's own gpu.launch_func (set by the host code just before the
         # call); the kernel's first launch site when the code did not say.
@@ -434,7 +426,6 @@ class CpuGpuRuntime(Provider):
         product stays below 2**64 for grids under 2**32 blocks (larger ones
         keep their order).
         """
-        from runner_core.targets.cpu import layout as L
 
         rng = self._perturb
         with self._state_lock:  # launches may come from several async bodies at once
@@ -447,8 +438,6 @@ class CpuGpuRuntime(Provider):
             launch[L.L_CHUNK] = rng.randint(1, launch[L.L_CHUNK])
 
     def _run_worker(self, worker, failures: list[str], rt) -> None:
-        from runner_core.runtime.core import core
-        from runner_core.targets.cpu import layout as L
 
         the_core = core()
         addr = ctypes.addressof(worker)
@@ -499,4 +488,4 @@ def _check_config(grid, block, smem, static_bytes: int) -> str:
     return ""
 
 
-PROVIDER = register_provider(CpuGpuRuntime())
+PROVIDER = CpuGpuRuntime()
