@@ -185,7 +185,8 @@ def _process(text: str, filename: str, o: Options, spec, err: list[str]) -> str:
     if spec.items:
         run_pipeline(module, spec)
         verify_module(module, result.source)
-    return print_op(module, generic=o.generic, debuginfo=o.debuginfo)
+    # mlir-opt ends the module's text with a newline, then writes one more.
+    return print_op(module, generic=o.generic, debuginfo=o.debuginfo) + "\n"
 
 
 def split_input(text: str) -> list[tuple[str, int]]:

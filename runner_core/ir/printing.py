@@ -5,18 +5,23 @@ The custom form follows mlir-opt's naming: an op of the enclosing region's
 `return` / `call` directly inside `func.func`, `return` inside `async.func`), so CHECK
 lines copied from upstream output match ours.  xDSL parses both spellings.
 
-Values are named before printing by `naming.assign_names` (mlir-opt's order
-and scopes, source names kept); a multi-result op whose results share a name
-prints as a group, `%0:2 = ...` used as `%0#0`, `%0#1`.
+Values and blocks are named before printing by `naming.assign_names`
+(mlir-opt's rules: numbers, `%argN` and the names of `asm_names`' table; the
+source's names are not kept); a result group prints as `%0:2 = ...`, used as
+`%0#0`, `%0#1`.
 """
 
 from __future__ import annotations
 
 import io
+import math
 
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import BuiltinAttribute
+from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, TypeAttribute
 from xdsl.printer import Printer
+from xdsl.traits import IsTerminator
 
+from runner_core.ir.floats import SEMANTICS, mlir_float_text
 from runner_core.ir.naming import assign_names
 
 # MLIR's OpAsmOpInterface::getDefaultDialect: the dialect whose prefix may be
@@ -34,11 +39,14 @@ class MlirPrinter(Printer):
         self._default_dialects = ["builtin"]
         self._rename: tuple[str, str] | None = None
         self._named = False
+        self._in_llvm_type = False
 
     def print_op(self, op: Operation) -> None:
         if not self._named:  # the outermost op: name every value as mlir-opt would
             self._named = True
-            self._ssa_values.update(assign_names(op))
+            values, blocks = assign_names(op, generic=self.print_generic_format)
+            self._ssa_values.update(values)
+            self._blocks.update(blocks)
         default = self._default_dialects[-1]
         dialect, _, short = op.name.partition(".")
         if not self.print_generic_format and dialect == default and short:
@@ -49,6 +57,71 @@ class MlirPrinter(Printer):
         finally:
             self._default_dialects.pop()
             self._rename = None
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        # Inside an LLVM dialect type, the LLVM types it holds drop their `!llvm.`
+        # (`!llvm.struct<(ptr, array<2 x i64>)>`), as MLIR's LLVM type printer does.
+        if (isinstance(attribute, TypeAttribute) and isinstance(attribute, ParametrizedAttribute)
+                and attribute.name.startswith("llvm.")
+                and not isinstance(attribute, BuiltinAttribute)):
+            self.print_string(attribute.name[5:] if self._in_llvm_type else "!" + attribute.name)
+            outer, self._in_llvm_type = self._in_llvm_type, True
+            try:
+                attribute.print_parameters(self)
+            finally:
+                self._in_llvm_type = outer
+            return
+        super().print_attribute(attribute)
+
+    def print_float(self, value: float, type) -> None:
+        """APFloat's spelling (`floats.mlir_float_text`), not Python's."""
+        semantics = getattr(type, "name", None)
+        if semantics not in SEMANTICS:
+            super().print_float(value, type)
+            return
+        bits = 0
+        if not math.isfinite(value):
+            bits = int.from_bytes(type.pack((value,)), "little")
+        self.print_string(mlir_float_text(value, semantics, bits))
+
+    def print_block(self, block: Block, print_block_args: bool = True,
+                    print_block_terminator: bool = True) -> None:
+        """xDSL's block printing plus mlir-opt's predecessor comment after a label."""
+        if print_block_args:
+            self._print_new_line()
+            if block not in self._blocks:
+                self._populate_block_name(block)
+            self.print_block_name(block)
+            if block.args:
+                with self.in_parens():
+                    self.print_list(block.args, self.print_block_argument)
+            self.print_string(":")
+            self._print_predecessors(block)
+        with self.indented():
+            for op in block.ops:
+                if not print_block_terminator and op.has_trait(
+                        IsTerminator, value_if_unregistered=False):
+                    continue
+                self._print_new_line()
+                self.print_op(op)
+
+    def _print_predecessors(self, block: Block) -> None:
+        """`  // pred: ^bb0`, `  // 2 preds: ^bb0, ^bb1` (one per edge, by block
+        number) or `  // no predecessors` (not for an entry block)."""
+        preds = block.predecessors()
+        if not preds:
+            if block.prev_block is not None:
+                self.print_string("  // no predecessors")
+            return
+        if len(preds) == 1:
+            self.print_string(f"  // pred: ^{self._get_block_name(preds[0])}")
+            return
+        names = sorted((self._block_number(p), self._get_block_name(p)) for p in preds)
+        self.print_string(f"  // {len(preds)} preds: " + ", ".join(f"^{n}" for _, n in names))
+
+    def _block_number(self, block: Block) -> int:
+        name = self._get_block_name(block)
+        return int(name[2:]) if name.startswith("bb") and name[2:].isdigit() else -1
 
     def _print_results(self, op: Operation) -> None:
         """`%a, %b:2 = `: a run of results named `b#0`, `b#1` prints as one group."""

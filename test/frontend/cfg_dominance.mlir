@@ -12,7 +12,7 @@ func.func @loop(%n: i32) -> i32 {
   %more = arith.cmpi slt, %i, %n : i32
   cf.cond_br %more, ^body, ^exit
 ^body:
-  // CHECK: arith.addi %acc, %i : i32
+  // CHECK: arith.addi %1, %0 : i32
   %next_acc = arith.addi %acc, %i : i32
   %next_i = arith.addi %i, %one : i32
   cf.br ^head(%next_i, %next_acc : i32, i32)

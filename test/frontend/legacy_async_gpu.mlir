@@ -7,8 +7,8 @@ func @main() {
   %h = alloc(%n) : memref<?xf32>
   %hu = memref_cast %h : memref<?xf32> to memref<*xf32>
   gpu.host_register %hu : memref<*xf32>
-  // CHECK: %t = async.execute {
-  // CHECK-NEXT: gpu.launch_func @main_kernel::@main_kernel blocks in (%c1, %c1, %c1) threads in (%n, %c1, %c1) args(%h : memref<?xf32>)
+  // CHECK: %token = async.execute {
+  // CHECK-NEXT: gpu.launch_func @main_kernel::@main_kernel blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%alloc : memref<?xf32>)
   // CHECK-NEXT: async.yield
   %t = async.execute {
     gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
@@ -30,8 +30,8 @@ func @main() {
 func private @print_memref_f32(memref<*xf32>)
 
 // CHECK: gpu.module @main_kernel {
-// CHECK-NEXT: gpu.func @main_kernel(%h{{.*}}: memref<?xf32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>, known_grid_size = array<i32: 1, 1, 1>} {
-// CHECK: %two{{.*}} = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT: gpu.func @main_kernel(%arg0{{.*}}: memref<?xf32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>, known_grid_size = array<i32: 1, 1, 1>} {
+// CHECK: %cst{{.*}} = arith.constant 2.000000e+00 : f32
 // CHECK: arith.index_cast
 // CHECK: arith.sitofp
 // CHECK: arith.mulf

@@ -9,11 +9,11 @@ llvm.func @printf(!llvm.ptr, ...) -> i32
 
 // CHECK-LABEL: func.func @main
 func.func @main() {
-  // CHECK: %p = llvm.mlir.addressof @str : !llvm.ptr
+  // CHECK: %0 = llvm.mlir.addressof @str : !llvm.ptr
   %p = llvm.mlir.addressof @str : !llvm.ptr
-  // CHECK: %s = llvm.getelementptr %p[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<13 x i8>
+  // CHECK: %1 = llvm.getelementptr %0[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<13 x i8>
   %s = llvm.getelementptr %p[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<13 x i8>
-  // CHECK: llvm.call @printf(%s) vararg(!llvm.func<i32 (!llvm.ptr, ...)>) : (!llvm.ptr) -> i32
+  // CHECK: llvm.call @printf(%1) vararg(!llvm.func<i32 (ptr, ...)>) : (!llvm.ptr) -> i32
   %n = llvm.call @printf(%s) vararg(!llvm.func<i32 (ptr, ...)>) : (!llvm.ptr) -> i32
   return
 }

@@ -17,7 +17,7 @@ func.func @main(%m: memref<?xi32>, %f: f32) {
   %c2 = arith.constant 2 : index
   %v = arith.constant 5 : i32
   %d = memref.dim %m, %c0 : memref<?xi32>
-  // CHECK: gpu.launch_func @main_kernel::@main_kernel blocks in (%c1, %c1, %c1) threads in (%c2, %c1, %c1) args(%v : i32, %m : memref<?xi32>)
+  // CHECK: gpu.launch_func @main_kernel::@main_kernel blocks in (%c1, %c1, %c1) threads in (%c2, %c1, %c1) args(%c5_i32 : i32, %arg0 : memref<?xi32>)
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c1, %sz = %c1) {
     %g = memref.get_global @table : memref<2xi32>
     %x = memref.load %g[%tx] : memref<2xi32>
@@ -28,13 +28,13 @@ func.func @main(%m: memref<?xi32>, %f: f32) {
     memref.store %u, %m[%tx] : memref<?xi32>
     gpu.terminator
   }
-  // CHECK: %done = gpu.launch_func async @main_kernel_0::@main_kernel blocks in (%c1, %c1, %c1) threads in (%d, %c1, %c1) args(%f : f32, %m : memref<?xi32>)
+  // CHECK: %0 = gpu.launch_func async @main_kernel_0::@main_kernel blocks in (%c1, %c1, %c1) threads in (%dim, %c1, %c1) args(%arg1 : f32, %arg0 : memref<?xi32>)
   %done = gpu.launch async blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %d, %sy = %c1, %sz = %c1) {
     %q = arith.fptosi %f : f32 to i32
     memref.store %q, %m[%tx] : memref<?xi32>
     gpu.terminator
   }
-  // CHECK: gpu.wait [%done]
+  // CHECK: gpu.wait [%0]
   gpu.wait [%done]
   return
 }

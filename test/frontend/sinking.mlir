@@ -14,13 +14,13 @@ func.func @main(%m: memref<?xi32>) {
   %v = arith.constant 5 : i32
   %add = arith.addi %v, %v : i32
   // SINK: gpu.launch blocks
-  // SINK-NEXT: %v_{{.*}} = arith.constant 5 : i32
-  // SINK-NEXT: %c0_{{.*}} = arith.constant 0 : index
-  // SINK-NEXT: %d_{{.*}} = memref.dim %m, %c0_{{.*}} : memref<?xi32>
-  // SINK-NEXT: %c2_{{.*}} = arith.constant 2 : index
-  // SINK-NEXT: %cmp_{{.*}} = arith.cmpi slt
-  // SINK-NEXT: %sel_{{.*}} = arith.select
-  // SINK-NEXT: arith.addi %add, %v_
+  // SINK-NEXT: %c5_i32_0{{.*}} = arith.constant 5 : i32
+  // SINK-NEXT: %c0_1{{.*}} = arith.constant 0 : index
+  // SINK-NEXT: %dim_2{{.*}} = memref.dim %arg0, %c0_1{{.*}} : memref<?xi32>
+  // SINK-NEXT: %c2_3{{.*}} = arith.constant 2 : index
+  // SINK-NEXT: %3{{.*}} = arith.cmpi slt
+  // SINK-NEXT: %4{{.*}} = arith.select
+  // SINK-NEXT: arith.addi %2, %c5_i32_0
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c1, %sz = %c1) {
     %z = arith.addi %add, %v : i32
     %i = arith.addi %sel, %tx : index
@@ -29,5 +29,5 @@ func.func @main(%m: memref<?xi32>) {
   }
   return
 }
-// OUTL: gpu.launch_func @main_kernel::@main_kernel blocks in (%c1, %c1, %c1) threads in (%c2, %c1, %c1) args(%m : memref<?xi32>, %add : i32)
-// OUTL: gpu.func @main_kernel(%m{{.*}}: memref<?xi32>, %add{{.*}}: i32) kernel
+// OUTL: gpu.launch_func @main_kernel::@main_kernel blocks in (%c1, %c1, %c1) threads in (%c2, %c1, %c1) args(%arg0 : memref<?xi32>, %2 : i32)
+// OUTL: gpu.func @main_kernel(%arg0{{.*}}: memref<?xi32>, %arg1{{.*}}: i32) kernel

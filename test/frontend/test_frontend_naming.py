@@ -44,30 +44,37 @@ def test_names_match_mlir_opt(path: Path):
     assert _names(ours) == _names(up.stdout)
 
 
-def test_unnamed_values_are_numbered_per_region_like_mlir_opt():
+def test_values_are_numbered_per_region_like_mlir_opt_whatever_the_source_names():
     text = """
     func.func @f(%p: i1) -> i32 {
-      %0 = "scf.if"(%p) ({
-        %1 = "arith.constant"() {value = 1 : i32} : () -> i32
-        "scf.yield"(%1) : (i32) -> ()
+      %x = "scf.if"(%p) ({
+        %one = "arith.constant"() {value = 1 : i32} : () -> i32
+        %y = "arith.addi"(%one, %one) : (i32, i32) -> i32
+        "scf.yield"(%y) : (i32) -> ()
       }, {
-        %2 = "arith.constant"() {value = 2 : i32} : () -> i32
-        "scf.yield"(%2) : (i32) -> ()
+        %two = "arith.constant"() {value = 2 : i32} : () -> i32
+        %z = "arith.addi"(%two, %two) : (i32, i32) -> i32
+        "scf.yield"(%z) : (i32) -> ()
       }) : (i1) -> i32
-      %3 = "arith.addi"(%0, %0) : (i32, i32) -> i32
-      return %3 : i32
+      %w = "arith.addi"(%x, %x) : (i32, i32) -> i32
+      return %w : i32
     }
     """
     module = parse_source(text, "n.mlir")
-    for op in module.walk():  # forget the source's names: number everything
-        for r in op.results:
-            r.name_hint = None
-    names = assign_names(module)
+    names, blocks = assign_names(module)
     func = module.body.block.first_op
     if_op, add = list(func.body.block.ops)[:2]
-    then_c = if_op.regions[0].block.first_op
-    else_c = if_op.regions[1].block.first_op
-    # The function body first (%0, %1), then each branch from %2 (siblings reuse it).
+    then_c, then_add = list(if_op.regions[0].block.ops)[:2]
+    else_c, else_add = list(if_op.regions[1].block.ops)[:2]
+    # The function body first (%0, %1), then each branch from %2 (siblings reuse it);
+    # constants are named by arith.constant's hook.
     assert (names[if_op.results[0]], names[add.results[0]]) == ("0", "1")
-    assert names[then_c.results[0]] == names[else_c.results[0]] == "2"
-    assert names[func.body.block.args[0]] == "p"
+    assert names[then_add.results[0]] == names[else_add.results[0]] == "2"
+    assert (names[then_c.results[0]], names[else_c.results[0]]) == ("c1_i32", "c2_i32")
+    assert names[func.body.block.args[0]] == "arg0"
+    assert blocks[func.body.block] == "bb0"
+    # The generic form uses no hooks and numbers uniquely, the last region first.
+    names, _ = assign_names(module, generic=True)
+    assert [names[v] for v in (if_op.results[0], add.results[0], else_c.results[0],
+                               else_add.results[0], then_c.results[0],
+                               then_add.results[0])] == ["0", "1", "2", "3", "4", "5"]
