@@ -13,6 +13,7 @@ the last place: the algorithm is reproduced here exactly, on integers.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
 # name -> (precision with the integer bit, minimum exponent, maximum exponent)
@@ -149,8 +150,9 @@ def round_to(value: Fraction, semantics: str) -> Fraction | None:
     return -r if value < 0 else r
 
 
-def mlir_float_text(value: float, semantics: str, bits: int) -> str:
-    """printFloatValue: the literal mlir-opt prints for `value` (bit pattern `bits`)."""
+def mlir_float_text(value: float, semantics: str, bits: Callable[[], int]) -> str:
+    """printFloatValue: the literal mlir-opt prints for `value`; `bits()` gives its bit
+    pattern, asked for only when the hex form is printed."""
     if value == 0:
         return ("-" if math.copysign(1.0, value) < 0 else "") + "0.000000e+00"
     exact = round_to(Fraction(value), semantics) if math.isfinite(value) else None
@@ -161,4 +163,4 @@ def mlir_float_text(value: float, semantics: str, bits: int) -> str:
         text = to_string(exact, semantics)
         if "." in text:
             return text
-    return f"0x{bits:X}"
+    return f"0x{bits():X}"

@@ -14,7 +14,6 @@ source's names are not kept); a result group prints as `%0:2 = ...`, used as
 from __future__ import annotations
 
 import io
-import math
 
 from xdsl.dialects.builtin import BuiltinAttribute
 from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, TypeAttribute
@@ -79,10 +78,8 @@ class MlirPrinter(Printer):
         if semantics not in SEMANTICS:
             super().print_float(value, type)
             return
-        bits = 0
-        if not math.isfinite(value):
-            bits = int.from_bytes(type.pack((value,)), "little")
-        self.print_string(mlir_float_text(value, semantics, bits))
+        self.print_string(mlir_float_text(
+            value, semantics, lambda: int.from_bytes(type.pack((value,)), "little")))
 
     def print_block(self, block: Block, print_block_args: bool = True,
                     print_block_terminator: bool = True) -> None:
