@@ -24,6 +24,9 @@ gpurunner_embedded_tools =
     fake-raise = gpurunner_fake_tools:raise_error
     fake-poison = gpurunner_fake_tools:poison
     fake-mark-unusable = gpurunner_fake_tools:mark_unusable
+    fake-sleep = gpurunner_fake_tools:sleep
+    fake-noise = gpurunner_fake_tools:noise
+    fake-swallow = gpurunner_fake_tools:swallow
 """
 
 

@@ -20,7 +20,7 @@ from . import gating, repeat, report, script
 from .executor import NotPicklable
 from .job import Job, JobResult, RunLine, ToolTable
 from .session import state_of
-from .settings import LocalConfig
+from .settings import DEFAULT_TIMEOUT, DEFAULT_TIMEOUT_NOTE, LocalConfig
 
 
 class MlirTestFailure(Exception):
@@ -101,8 +101,11 @@ class MlirItem(pytest.Item):
             tools = ToolTable(tools.mode, {**tools.embedded, **self.local.tools},
                               list(tools.tool_dirs))
         timeout = self.parsed.timeout or self.local.timeout or settings.timeout
+        note = ""
+        if timeout is None and not settings.timeout_configured and self.kind.integration:
+            timeout, note = DEFAULT_TIMEOUT, DEFAULT_TIMEOUT_NOTE
         return Job(self.nodeid, str(self.path), self.lines, env, str(self.test_dir), tools,
-                   timeout)
+                   timeout, note)
 
     # -- running -------------------------------------------------------------------
 
@@ -151,6 +154,12 @@ class MlirItem(pytest.Item):
         else:
             result, attempts = self._run_with_retries(job)
         self.user_properties.append(("gpurunner_executor", result.executor))
+        if self.kind.gpu and decision.where == "emulated" and any(
+                s.kind == "system" and os.path.basename(s.argv[0]) in settings.runner_tools
+                for s in result.stages if s.argv):
+            # The real runner ran it, not our cpu backend: nothing was emulated.
+            self.user_properties[:] = [("gpurunner_gpu", "system") if k == "gpurunner_gpu"
+                                       else (k, v) for k, v in self.user_properties]
         if attempts > 1:
             self.user_properties.append(("gpurunner_attempts", attempts))
         if result.stages:
@@ -166,7 +175,7 @@ class MlirItem(pytest.Item):
         if xfail and result.status == "fail":
             self._cleanup()
             pytest.xfail("XFAIL: " + ", ".join(self.parsed.xfails))
-        kept = str(self.test_dir) if self.test_dir.exists() else None
+        kept = self._kept_dir()
         raise MlirTestFailure(report.failure_text(str(self.path), self.lines, result, kept,
                                                   attempts, notes))
 
@@ -221,7 +230,7 @@ class MlirItem(pytest.Item):
         self.user_properties.append(("gpurunner_repeat", done))
         if verdict.flaky:
             self.user_properties.append(("gpurunner_flaky", verdict.summary()))
-            kept = str(self.test_dir) if self.test_dir.exists() else None
+            kept = self._kept_dir()
 
             def failure_of(result: JobResult) -> str:
                 return report.failure_text(str(self.path), self.lines, result, None)
@@ -244,6 +253,18 @@ class MlirItem(pytest.Item):
             result = self.state.executor_for(False, force_inprocess=True).run(job)
             result.executor += f" (could not be sent to a worker: {err})"
             return result
+
+    def _kept_dir(self) -> str | None:
+        """A failed test's directory, kept when it holds something (or with
+        ``--gpurunner-keep-tmp``); an empty one is removed, so the report never
+        names a directory that will not exist afterwards."""
+        if not self.test_dir.is_dir():
+            return None
+        if not self.state.settings.keep_tmp and not any(self.test_dir.iterdir()):
+            self.test_dir.rmdir()
+            return None
+        self.state.keep(self.test_dir)
+        return str(self.test_dir)
 
     def _cleanup(self) -> None:
         if not self.state.settings.keep_tmp:

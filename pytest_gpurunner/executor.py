@@ -11,49 +11,20 @@ from __future__ import annotations
 
 import os
 import pickle
-import select
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from multiprocessing.connection import Connection, Pipe
 
+from . import lifeline
 from .job import Job, JobResult
 from .shell import Timeout, run_job
 
-_HEADER = struct.Struct("!Q")
-
-
-# ----------------------------------------------------------------------------- framing
-
-
-def write_message(fd: int, obj) -> None:
-    payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-    view = memoryview(_HEADER.pack(len(payload)) + payload)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def _read_exact(fd: int, size: int, deadline: float | None) -> bytes:
-    chunks, left = [], size
-    while left:
-        if deadline is not None:
-            wait = deadline - time.monotonic()
-            if wait <= 0 or not select.select([fd], [], [], wait)[0]:
-                raise TimeoutError
-        chunk = os.read(fd, min(left, 1 << 20))
-        if not chunk:
-            raise EOFError
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
-
-
-def read_message(fd: int, deadline: float | None = None):
-    (size,) = _HEADER.unpack(_read_exact(fd, _HEADER.size, deadline))
-    return pickle.loads(_read_exact(fd, size, deadline))
+# Process groups of the workers alive in this process: what a second Ctrl-C kills at once.
+LIVE_WORKERS: set[int] = set()
 
 
 # ----------------------------------------------------------------------------- executors
@@ -71,8 +42,10 @@ def run_with_alarm(job: Job, progress=None) -> JobResult:
     previous = None
     other_timer = (0.0, 0.0)
     started = time.monotonic()
+    fired = []
     if use_alarm:
         def on_alarm(signum, frame):
+            fired.append(True)
             raise Timeout()
 
         # Someone else's alarm (pytest-timeout's signal method) is put back afterwards.
@@ -81,8 +54,13 @@ def run_with_alarm(job: Job, progress=None) -> JobResult:
         signal.setitimer(signal.ITIMER_REAL, job.timeout + 0.25)
     try:
         result = run_job(job, progress)
+        if fired and result.status != "timeout":
+            # The alarm went off inside code that swallowed its exception (a ctypes
+            # callback prints it and returns): whatever came after is not the verdict.
+            result = JobResult("timeout", 124, result.stages, job.timed_out(),
+                               result.failed_lineno, result.duration)
     except Timeout:
-        result = JobResult("timeout", 124, [], f"timed out after {job.timeout:g} s")
+        result = JobResult("timeout", 124, [], job.timed_out())
     finally:
         if use_alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -112,41 +90,58 @@ class NotPicklable(Exception):
 class WorkerExecutor:
     """One persistent ``python -m pytest_gpurunner.worker`` per pytest process (per xdist worker).
 
-    Jobs and results travel as length-prefixed pickles over two private pipes,
-    not over the worker's stdout: the code under test owns fd 1 and fd 2.  The
-    worker's own stdout/stderr go to a log file whose tail is shown when it
-    dies.
+    Jobs and results travel as pickles over a ``multiprocessing.connection``
+    pair (a socketpair; it does the framing), not over the worker's stdout:
+    the code under test owns fd 1 and fd 2.  The worker's own stdout/stderr go
+    to a log file whose tail is shown when it dies; a log that stays empty is
+    removed with its worker.  The worker dies with this process: a
+    parent-death signal plus a watchdog on a pipe only this process writes
+    (``lifeline``).
     """
 
     name = "worker"
     grace = 2.0  # seconds the worker gets beyond the job timeout to report it itself
 
-    def __init__(self, env: dict[str, str] | None = None, preload: list[str] | None = None):
+    def __init__(self, env: dict[str, str] | None = None, preload: list[str] | None = None,
+                 log_dir: str | None = None):
         self.env = env
         self.preload = preload or []
+        self.log_dir = log_dir
         self.proc: subprocess.Popen | None = None
-        self.to_worker = self.from_worker = -1
+        self.conn: Connection | None = None
+        self.lifeline = -1  # write end of the watchdog's pipe; closing it ends the worker
         self.log_path: str | None = None
+        self.kept_logs: list[str] = []  # logs that held something when their worker ended
+        self.busy = False  # a job was sent and its result has not come back
         self.started = 0
         self.restarts = 0
 
     def _start(self) -> None:
-        job_r, job_w = os.pipe()
-        res_r, res_w = os.pipe()
-        fd, self.log_path = tempfile.mkstemp(prefix="gpurunner-worker-", suffix=".log")
+        ours, theirs = Pipe(duplex=True)
+        life_r, life_w = os.pipe()
+        fd, self.log_path = tempfile.mkstemp(prefix="gpurunner-worker-", suffix=".log",
+                                             dir=self.log_dir)
         os.close(fd)
         env = dict(os.environ if self.env is None else self.env)
         env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-        with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "pytest_gpurunner.worker", str(job_r), str(res_w),
-                 *self.preload],
-                pass_fds=(job_r, res_w), stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                env=env, start_new_session=True, close_fds=True,
-            )
-        os.close(job_r)
-        os.close(res_w)
-        self.to_worker, self.from_worker = job_w, res_r
+        try:
+            with open(self.log_path, "ab") as log:
+                self.proc = subprocess.Popen(
+                    [sys.executable, "-m", "pytest_gpurunner.worker", str(theirs.fileno()),
+                     str(life_r), *self.preload],
+                    pass_fds=(theirs.fileno(), life_r), stdin=subprocess.DEVNULL, stdout=log,
+                    stderr=log, env=env, start_new_session=True, close_fds=True,
+                    preexec_fn=lifeline.child_setup(os.getpid()),
+                )
+        except BaseException:
+            ours.close()
+            os.close(life_w)
+            raise
+        finally:
+            theirs.close()
+            os.close(life_r)
+        LIVE_WORKERS.add(self.proc.pid)
+        self.conn, self.lifeline = ours, life_w
         self.started += 1
 
     def _log_tail(self, offset: int, limit: int = 4000) -> str:
@@ -170,13 +165,13 @@ class WorkerExecutor:
     def _discard(self) -> int | None:
         """Kill the worker (whole process group) and forget it; return its exit status."""
         proc, self.proc = self.proc, None
-        for fd in (self.to_worker, self.from_worker):
-            if fd >= 0:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-        self.to_worker = self.from_worker = -1
+        conn, self.conn = self.conn, None
+        if conn is not None:
+            conn.close()
+        if self.lifeline >= 0:
+            os.close(self.lifeline)
+            self.lifeline = -1
+        self.busy = False
         if proc is None:
             return None
         if proc.poll() is None:
@@ -184,14 +179,29 @@ class WorkerExecutor:
                 os.killpg(proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 proc.kill()
-        return proc.wait()
+        status = proc.wait()
+        LIVE_WORKERS.discard(proc.pid)
+        self._close_log()
+        return status
+
+    def _close_log(self) -> None:
+        """Remove the ended worker's log unless it holds something (then it is listed as kept)."""
+        path, self.log_path = self.log_path, None
+        if path is None:
+            return
+        try:
+            if os.path.getsize(path) == 0:
+                os.unlink(path)
+            else:
+                self.kept_logs.append(path)
+        except OSError:
+            pass
 
     def run(self, job: Job) -> JobResult:
         try:
             payload = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as err:
             raise NotPicklable(f"{type(err).__name__}: {err}") from None
-        del payload
         if self.proc is None or self.proc.poll() is not None:
             if self.proc is not None:
                 self._discard()
@@ -202,16 +212,22 @@ class WorkerExecutor:
         deadline = started + job.timeout + self.grace if job.timeout else None
         current = "before its first command"
         lineno = None
+        pid = self.proc.pid
         try:
-            write_message(self.to_worker, job)
+            self.busy = True
+            self.conn.send_bytes(payload)
             while True:
-                kind, *body = read_message(self.from_worker, deadline)
+                wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+                if not self.conn.poll(wait):
+                    raise TimeoutError
+                kind, *body = self.conn.recv()
                 if kind == "progress":
                     lineno, argv = body
                     current = f"RUN at line {lineno}: {' '.join(argv)}"
                     continue
+                self.busy = False
                 result = body[0]
-                result.executor = f"{self.name} (pid {self.proc.pid})"
+                result.executor = f"{self.name} (pid {pid})"
                 if result.status == "timeout":
                     # Interrupted code may have left the process in any state: replace it.
                     self._discard()
@@ -223,39 +239,39 @@ class WorkerExecutor:
                     self.restarts += 1
                 return result
         except TimeoutError:
-            pid = self.proc.pid
             self._discard()
             return JobResult(
                 "timeout", 124, [],
-                f"timed out after {job.timeout:g} s; worker process {pid} killed while running "
-                f"{current}", lineno, time.monotonic() - started, self.name)
+                f"{job.timed_out()}; worker process {pid} killed while running {current}",
+                lineno, time.monotonic() - started, self.name)
         except (EOFError, OSError, pickle.UnpicklingError) as err:
-            pid = self.proc.pid if self.proc else "?"
+            tail = self._log_tail(log_offset)
+            kept = self.log_path
             status = self._discard()
             how = _describe_status(status)
-            tail = self._log_tail(log_offset)
             message = f"worker process {pid} {how} while running {current}"
             if tail.strip():
                 message += "\n--- worker output (last lines) ---\n" + tail.rstrip()
+                message += f"\n(worker log kept: {kept})"
             if isinstance(err, OSError) and not isinstance(err, EOFError):
                 message += f"\n(pipe error: {err})"
             return JobResult("crash", status if isinstance(status, int) else -1, [], message,
                              lineno, time.monotonic() - started, self.name)
+        except BaseException:
+            # KeyboardInterrupt (Ctrl-C, or the plug-in's SIGTERM handler): the test in flight
+            # ends with its worker, at once, and the interrupt goes on to pytest.
+            self._discard()
+            raise
 
     def close(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
+        """End the worker: asked politely when idle (it exits at once), killed when busy."""
+        if self.proc is not None and self.proc.poll() is None and not self.busy:
             try:
-                write_message(self.to_worker, None)
-                self.proc.wait(timeout=5)
-            except Exception:
+                self.conn.send(None)
+                self.proc.wait(timeout=2)
+            except (OSError, subprocess.TimeoutExpired):
                 pass
         self._discard()
-        if self.log_path:
-            try:
-                os.unlink(self.log_path)
-            except OSError:
-                pass
-            self.log_path = None
 
 
 def _describe_status(status: int | None) -> str:

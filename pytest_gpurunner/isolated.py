@@ -1,8 +1,8 @@
 """One embedded-tool call in a fresh process: how ``not --crash`` observes a real crash.
 
-``python -m pytest_gpurunner.isolated RESULT_FILE`` reads the pickled call
+``python -m pytest_gpurunner.isolated RESULT_FD`` reads the pickled call
 ``(target, argv, stdin, env, cwd)`` from stdin and writes the pickled
-``(returncode, stdout, stderr)`` to RESULT_FILE.  A fresh interpreter, not
+``(returncode, stdout, stderr)`` to the inherited descriptor RESULT_FD (a pipe).  A fresh interpreter, not
 ``fork()``: forking a process that has threads (xdist, the runner's thread
 pools) or an initialised CUDA driver is unsafe.
 """
@@ -21,7 +21,7 @@ def main(argv: list[str]) -> int:
 
     result = load_embedded(target)(list(args), stdin, env, cwd)
     payload = (int(result.returncode), bytes(result.stdout), bytes(result.stderr))
-    with open(argv[1], "wb") as handle:
+    with open(int(argv[1]), "wb") as handle:
         pickle.dump(payload, handle)
     return 0
 

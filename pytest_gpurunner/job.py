@@ -93,9 +93,16 @@ class Job:
     cwd: str
     tools: ToolTable
     timeout: float | None = None  # seconds for the whole script; None = no limit
+    # Where the timeout came from when nobody chose it (the plug-in's default), for the report.
+    timeout_note: str = ""
     # Per-stage output kept in results is cut to this many bytes (reports stay readable,
     # results stay cheap to send back from a worker).
     keep_bytes: int = 256 * 1024
+
+    def timed_out(self) -> str:
+        """The first words of a timeout report: ``timed out after 600 s (the default; ...)``."""
+        note = f" ({self.timeout_note})" if self.timeout_note else ""
+        return f"timed out after {self.timeout:g} s{note}"
 
 
 @dataclass
@@ -116,6 +123,8 @@ class StageResult:
     duration: float = 0.0
     redirected: list[str] = field(default_factory=list)
     info: dict = field(default_factory=dict)
+    # Its input was empty because the stage before it failed: what it says is a guess.
+    after_failed_stage: bool = False
 
     @property
     def crashed(self) -> bool:

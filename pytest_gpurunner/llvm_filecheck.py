@@ -28,6 +28,8 @@ from functools import lru_cache
 
 from runner_core.toolapi import ToolResult
 
+from . import lifeline
+
 DISTRIBUTION = "llvm-testing-tools"
 
 
@@ -107,8 +109,10 @@ def filecheck_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: s
         result.info["filecheck"] = found.describe()
         return result
     # argv[0] stays the name on the RUN line: LLVM prints it in command-line errors.
+    # It dies with this process (lifeline), like every child of the plug-in.
     proc = subprocess.run([argv[0], *argv[1:]], executable=found.path, input=stdin,
-                          capture_output=True, cwd=cwd, env=dict(env))
+                          capture_output=True, cwd=cwd, env=dict(env),
+                          preexec_fn=lifeline.child_setup(os.getpid()))
     return ToolResult(proc.returncode, proc.stdout, proc.stderr,
                       {"filecheck": found.describe()})
 

@@ -6,12 +6,13 @@ entry point.  The work itself lives in the modules it calls.
 
 from __future__ import annotations
 
+import atexit
 import os
 from pathlib import Path
 
 import pytest
 
-from . import gating, hooks, script, settings, tools
+from . import gating, hooks, interrupts, lifeline, script, settings, tools
 from .collect import MlirFile
 from .session import STATE, SessionState, state_of
 
@@ -43,7 +44,24 @@ def pytest_configure(config: pytest.Config) -> None:
     resolved.features |= gating.gpu_features(resolved.gpu)
     state = SessionState(config, resolved)
     config.stash[STATE] = state
+    # An xdist worker interrupted while idle leaves through the interpreter's exit, not
+    # through pytest's session finish; close() is idempotent.
+    atexit.register(state.close)
     config.pluginmanager.register(_Reporter(config, state), "gpurunner-reporter")
+    workerinput = getattr(config, "workerinput", None)
+    controller = (workerinput or {}).get("gpurunner_controller_pid")
+    if controller is not None:
+        # A local xdist worker goes with its controller (whatever ended it), and so then
+        # does its own worker, through the same lifeline.
+        lifeline.die_with_parent()
+        if os.getppid() != controller:
+            os._exit(3)  # the controller died before the line above: nobody waits for us
+    state.interrupts.install(forwarded=workerinput is not None)
+    if workerinput is not None:
+        config.pluginmanager.register(_XdistWorker(state), "gpurunner-xdist-worker")
+        if workerinput.get("gpurunner_announce") and state.interrupts.forwarded:
+            state.announced = interrupts.announce(workerinput["gpurunner_announce"],
+                                                  workerinput.get("workerid", "gw"))
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(), "gpurunner-xdist")
 
@@ -65,11 +83,17 @@ def _pin_xdist_worker(config: pytest.Config) -> str | None:
 class _XdistHooks:
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node) -> None:
-        """Tell each worker which GPUs exist (the controller probes; workers must not yet)."""
+        """Tell each worker where to announce its pid (so that an interrupt of the
+        controller reaches it) and which GPUs exist (the controller probes;
+        workers must not yet)."""
         config = node.config
+        state = state_of(config)
+        node.workerinput["gpurunner_announce"] = str(state.worker_pid_dir())
+        spec = getattr(getattr(node, "gateway", None), "spec", None)
+        if getattr(spec, "popen", False) and not getattr(spec, "via", None):
+            node.workerinput["gpurunner_controller_pid"] = os.getpid()  # a direct child
         if not config.getini("gpurunner_pin_gpus"):
             return
-        state = state_of(config)
         if state.settings.gpu is None:
             return
         count = gating.visible_gpu_count()
@@ -79,10 +103,41 @@ class _XdistHooks:
         node.workerinput["gpurunner_gpus"] = visible
 
 
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        """What a worker kept in its temporary root, for the controller's summary."""
+        output = getattr(node, "workeroutput", None) or {}
+        reporter = node.config.pluginmanager.get_plugin("gpurunner-reporter")
+        if reporter is not None:
+            reporter.kept.extend(output.get("gpurunner_kept", []))
+
+
+class _XdistWorker:
+    def __init__(self, state: SessionState):
+        self.state = state
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session) -> None:
+        """Clean up before xdist sends this worker's output to the controller."""
+        self.state.close()
+        session.config.workeroutput["gpurunner_kept"] = list(self.state.kept_lines)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session) -> None:
+    """Clean up before the terminal summary (which says what was kept), after xdist
+    has ended its workers."""
+    state = session.config.stash.get(STATE, None)
+    if state is not None:
+        state.close()
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     state = config.stash.get(STATE, None)
     if state is not None:
         state.close()
+        state.interrupts.uninstall()
+        atexit.unregister(state.close)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -115,7 +170,12 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         return []
     s = state.settings
 
-    timeout = f"{s.timeout:g} s" if s.timeout else "none"
+    if s.timeout:
+        timeout = f"{s.timeout:g} s"
+    elif s.timeout_configured:
+        timeout = "none"
+    else:
+        timeout = f"{settings.DEFAULT_TIMEOUT:g} s for integration tests (default)"
     lines = [f"gpurunner: tools={s.tools.mode}, executor={s.executor}, timeout={timeout}, "
              f"suffixes={' '.join(s.suffixes)}"]
     if s.gpu is not None:
@@ -147,6 +207,7 @@ class _Reporter:
         self.config = config
         self.state = state
         self.flaky: list[tuple[str, str]] = []  # (nodeid, summary), from every xdist worker
+        self.kept: list[str] = []  # what xdist workers kept in their temporary roots
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -165,6 +226,19 @@ class _Reporter:
                 reporter.ensure_newline()
                 reporter.write_line(f"    {stages}")
 
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo) -> None:
+        """Keep only the frame the interrupt came from (unless ``--full-trace``).
+
+        pytest's terminal formats the whole traceback of an interrupt, parsing
+        the source file of every frame, to print one line of it: from a test
+        waiting on its worker that is some 35 frames, seconds on a loaded
+        machine between the Ctrl-C and the summary.  That line is the last
+        frame's, which stays.
+        """
+        if not self.config.option.fulltrace and len(excinfo.traceback) > 1:
+            excinfo.traceback = excinfo.traceback[-1:]
+
     def pytest_terminal_summary(self, terminalreporter) -> None:
         if self.flaky:
             terminalreporter.write_sep(
@@ -172,11 +246,16 @@ class _Reporter:
                      f"of --gpurunner-repeat={self.state.settings.repeat})", red=True)
             for nodeid, summary in self.flaky:
                 terminalreporter.write_line(f"FLAKY {nodeid}: {summary}")
+        for line in self.state.kept_lines + self.kept:
+            terminalreporter.write_line(f"gpurunner: {line}")
         counts = self.state.gpu_counts
         if not any(counts.values()):
             return
         text = (f"gpurunner: gpu tests: {counts['gpu']} ran on a GPU, {counts['emulated']} "
-                f"emulated on the cpu backend, {counts['skipped']} skipped")
+                f"emulated on the cpu backend, ")
+        if counts["system"]:
+            text += f"{counts['system']} run by the system tools, "
+        text += f"{counts['skipped']} skipped"
         if counts["missing"]:
             text += (f", {counts['missing']} failed for want of a GPU "
                      f"(gpurunner_gpu=require)")

@@ -99,11 +99,21 @@ def _input_line(stderr: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def _headline(message: str) -> tuple[str, str]:
+    """``message`` split at its first ``; `` outside parentheses: (headline, detail)."""
+    depth = 0
+    for i, char in enumerate(message):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and message.startswith("; ", i):
+            return message[:i], message[i + 2:]
+    return message, ""
+
+
 def failure_text(path: str, lines: list[RunLine], result: JobResult, tmp_dir: str | None,
                  attempts: int = 1, notes: list[str] | None = None) -> str:
     by_line = {line.lineno: line for line in lines}
     line = by_line.get(result.failed_lineno) if result.failed_lineno else None
-    headline, _, detail = result.message.partition("; ")
+    headline, detail = _headline(result.message)
     if result.status == "fail":
         headline = f"RUN at line {result.failed_lineno} failed with exit code {result.exit_code}"
         detail = ""
@@ -125,9 +135,17 @@ def failure_text(path: str, lines: list[RunLine], result: JobResult, tmp_dir: st
     if here:
         parts.append(f"stages (executor: {result.executor}):")
         parts.append(indent(stages_summary(result, result.failed_lineno)))
-    failing = [s for s in here if s.returncode != 0] or here[-1:]
+    # After a timeout, what the stages said is not the story (the last one was stopped,
+    # or went on after its alarm was swallowed): the table above says what ran.
+    failing = [] if result.status == "timeout" else (
+        [s for s in here if s.returncode != 0] or here[-1:])
     for stage in failing:
         name = stage.argv[0] if stage.argv else "?"
+        if stage.after_failed_stage:
+            # Whatever it said about an empty input (no entry point, no CHECK match...)
+            # points away from the stage that failed.
+            parts.append(f"stage {stage.index + 1} ({name}): no input: the previous stage failed")
+            continue
         if stage.stderr.strip():
             parts.append(f"stderr of stage {stage.index + 1} ({name}):")
             parts.append(indent(_clip(_text(stage.stderr))))

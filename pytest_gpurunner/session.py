@@ -8,6 +8,7 @@ tree: the hooks import both, neither imports the hooks.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 
 from . import settings
 from .executor import InProcessExecutor, WorkerExecutor
+from .interrupts import Interrupts
 
 STATE = pytest.StashKey["SessionState"]()
 LOCAL_CONFIG_HOOK = "pytest_gpurunner_local_config"
@@ -31,7 +33,13 @@ class SessionState:
         self._locals: dict[Path, settings.LocalConfig] = {}
         self._inprocess = InProcessExecutor()
         self._worker: WorkerExecutor | None = None
-        self.gpu_counts = {"gpu": 0, "emulated": 0, "skipped": 0, "missing": 0}
+        self._kept: set[Path] = set()  # directories of failed tests that hold something
+        self._closed = False
+        self.kept_lines: list[str] = []  # what close() kept, for the terminal summary
+        self.interrupts = Interrupts()
+        self.interrupts.on_stop = self.remove_unkept
+        self.announced: Path | None = None  # an xdist worker's pid file (see interrupts)
+        self.gpu_counts = {"gpu": 0, "emulated": 0, "system": 0, "skipped": 0, "missing": 0}
 
     def tmp_base(self) -> Path:
         if self._tmp is None:
@@ -48,8 +56,20 @@ class SessionState:
                        "filecheck.matcher"]
             preload += sorted({t.partition(":")[0] for t in self.settings.tools.embedded.values()
                                if isinstance(t, str) and ":" in t})
-            self._worker = WorkerExecutor(preload=preload)
+            self._worker = WorkerExecutor(preload=preload, log_dir=str(self.tmp_base()))
         return self._worker
+
+    def worker_pid_dir(self) -> Path:
+        """xdist controller: the directory its workers announce their pids in."""
+        if self.interrupts.worker_pids is None:
+            path = self.tmp_base() / "xdist-workers"
+            path.mkdir(exist_ok=True)
+            self.interrupts.worker_pids = path
+        return self.interrupts.worker_pids
+
+    def keep(self, directory: Path) -> None:
+        """``directory`` (a failed test's) survives ``close``; its report names it."""
+        self._kept.add(directory)
 
     def local_config(self, node: pytest.Item, directory: Path) -> settings.LocalConfig:
         """The lit configuration of ``directory``: the ini's, then each level's hook call.
@@ -72,11 +92,51 @@ class SessionState:
         self._locals[directory] = local
         return local
 
+    def remove_unkept(self) -> None:
+        """What ``close`` removes, without ending anything first (a second Ctrl-C)."""
+        if self._tmp is not None and not self.settings.keep_tmp:
+            _prune(self._tmp, set(self._kept))
+            _remove_empty_dirs(self._tmp)
+
     def close(self) -> None:
+        """End the worker and leave in the temporary root only what a report named.
+
+        Kept: failed tests' directories that hold something and worker logs that
+        do (everything with ``--gpurunner-keep-tmp``).  Gone: the rest, including
+        the directory of a test an interrupt stopped.  Idempotent: it runs at
+        session finish (so an xdist worker can report what it kept) and again at
+        unconfigure.
+        """
+        if self._closed:
+            return
+        with self.interrupts.quiet():
+            self._close()
+        self._closed = True
+
+    def _close(self) -> None:
+        if self.announced is not None:
+            self.announced.unlink(missing_ok=True)
+        logs: list[str] = []
         if self._worker is not None:
             self._worker.close()
-        if self._tmp is not None:
+            logs = self._worker.kept_logs
+        if self._tmp is None:
+            return
+        if not self.settings.keep_tmp:
+            _prune(self._tmp, self._kept | {Path(p) for p in logs})
             _remove_empty_dirs(self._tmp)
+        if not self._tmp.exists():
+            return
+        if self.settings.keep_tmp:
+            self.kept_lines.append(f"temporary files kept (--gpurunner-keep-tmp): {self._tmp}")
+            return
+        dirs = sorted(p for p in self._kept if p.exists())
+        if dirs:
+            self.kept_lines.append(f"{len(dirs)} failed test directory(ies) kept under "
+                                   f"{self._tmp}")
+        for path in logs:
+            if os.path.exists(path):
+                self.kept_lines.append(f"worker log kept (it holds output): {path}")
 
 
 def level_callers(pluginmanager: pytest.PytestPluginManager, node: pytest.Item) -> Iterator:
@@ -97,6 +157,32 @@ def _level(plugin) -> tuple[int, int]:
     if not source or os.path.basename(source) != "conftest.py":
         return (0, 0)
     return (1, len(Path(source).resolve().parent.parts))
+
+
+def _prune(root: Path, keep: set[Path]) -> None:
+    """Remove everything under ``root`` except the paths in ``keep`` (and what leads to them)."""
+    keep = {p.resolve() for p in keep}
+    ancestors = {parent for p in keep for parent in p.parents}
+
+    def visit(directory: Path) -> None:
+        for entry in directory.iterdir():
+            resolved = entry.resolve()
+            if resolved in keep:
+                continue
+            if resolved in ancestors and entry.is_dir() and not entry.is_symlink():
+                visit(entry)
+            elif entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                try:
+                    entry.unlink()
+                except OSError:
+                    pass
+
+    try:
+        visit(root)
+    except OSError:
+        pass
 
 
 def _remove_empty_dirs(root: Path) -> None:

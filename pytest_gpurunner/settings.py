@@ -21,6 +21,10 @@ from . import gating, tools
 from .job import ToolTable
 
 TOOL_MODES = ("embedded", "system", "auto")
+# Integration tests run generated code, which can hang: unless told otherwise, none may
+# hold a CI machine longer than this.  Unit tests run our own Python code in process.
+DEFAULT_TIMEOUT = 600.0
+DEFAULT_TIMEOUT_NOTE = "the default; set gpurunner_timeout"
 EXECUTORS = ("auto", "inprocess", "worker")
 
 
@@ -64,7 +68,8 @@ def add_options(parser: pytest.Parser) -> None:
                     help="GPU tests: auto (GPU if usable, else CPU backend), emulate (CPU "
                          "backend), skip, require (fail when no GPU is usable)")
     group.addoption("--gpurunner-timeout", type=float, default=None, metavar="SECONDS",
-                    help="per-test timeout for the whole RUN script (0: none)")
+                    help="per-test timeout for the whole RUN script (0: none; default: "
+                         f"{DEFAULT_TIMEOUT:g} s for integration tests, none for unit tests)")
     group.addoption("--gpurunner-executor", choices=EXECUTORS, default=None,
                     help="auto: unit tests in process, integration tests in a worker process")
     group.addoption("--gpurunner-feature", action="append", default=None, metavar="NAME",
@@ -106,7 +111,8 @@ def add_options(parser: pytest.Parser) -> None:
                   "extra embedded tools, one 'NAME = module:function' per line",
                   type="linelist", default=[])
     parser.addini("gpurunner_gpu", "auto | emulate | skip | require", default="auto")
-    parser.addini("gpurunner_timeout", "per-test timeout in seconds (0: none)", default="0")
+    parser.addini("gpurunner_timeout", "per-test timeout in seconds (0: none; unset: "
+                  f"{DEFAULT_TIMEOUT:g} s for integration tests)", default="")
     parser.addini("gpurunner_executor", "auto | inprocess | worker", default="auto")
     parser.addini("gpurunner_mlir_lib_dir",
                   "value of %mlir_lib_dir (default: the built-in runtimes, or the system "
@@ -160,7 +166,7 @@ class Settings:
     runner_tools: set[str]
     tools: ToolTable
     gpu_policy: str
-    timeout: float | None
+    timeout: float | None  # None: no limit, or not configured (then see timeout_configured)
     executor: str
     environment: dict[str, str]
     base_local: LocalConfig
@@ -174,6 +180,7 @@ class Settings:
     pinned_gpu: str | None = None
     repeat: int = 1
     repeat_masks: list = field(default_factory=list)
+    timeout_configured: bool = True  # False: integration tests get DEFAULT_TIMEOUT
 
 
 def _number(config: pytest.Config, name: str, convert, default: str, expected: str):
@@ -188,11 +195,14 @@ def _number(config: pytest.Config, name: str, convert, default: str, expected: s
     return value
 
 
-def _timeout(config: pytest.Config) -> float | None:
+def _timeout(config: pytest.Config) -> tuple[float | None, bool]:
+    """(timeout or None for no limit, whether the option or the ini key set it)."""
+    configured = (config.getoption("gpurunner_timeout") is not None
+                  or bool(str(config.getini("gpurunner_timeout")).strip()))
     value = _number(config, "gpurunner_timeout", float, "0", "seconds")
     if value < 0:
         raise pytest.UsageError("gpurunner timeout must not be negative")
-    return value or None
+    return value or None, configured
 
 
 def _repeat(config: pytest.Config) -> int:
@@ -289,6 +299,7 @@ def build(config: pytest.Config) -> Settings:
     if bounds_check:  # contract 3, like the cache directory
         environment["GPURUNNER_BOUNDS_CHECK"] = "1"
 
+    timeout, timeout_configured = _timeout(config)
     lib_dir, lib_note = _lib_dir(config, table)
     base = LocalConfig()
     for name, value in _pairs(config.getini("gpurunner_substitutions"), "gpurunner_substitutions"):
@@ -303,7 +314,8 @@ def build(config: pytest.Config) -> Settings:
         runner_tools=set(config.getini("gpurunner_runner_tools")),
         tools=table,
         gpu_policy=_choice(config, "gpurunner_gpu", "gpurunner_gpu", gating.POLICIES),
-        timeout=_timeout(config),
+        timeout=timeout,
+        timeout_configured=timeout_configured,
         executor=_choice(config, "gpurunner_executor", "gpurunner_executor", EXECUTORS),
         environment=environment,
         base_local=base,

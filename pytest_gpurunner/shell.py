@@ -25,11 +25,12 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Callable
 
+from . import lifeline
 from . import shell_builtins as _builtins
 from . import tools as _tools
 from .job import Command, Glob, Job, JobResult, Node, Pipeline, Sequence, StageResult
@@ -101,7 +102,7 @@ def run_job(job: Job, progress: Callable[[int, list[str]], None] | None = None) 
                 return result("fail", code, "", line.lineno)
         return result("pass", 0)
     except Timeout:
-        message = f"timed out after {job.timeout:g} s"
+        message = job.timed_out()
         if state.current:
             message += f"; stopped while running RUN at line {state.lineno}: {state.current}"
         return result("timeout", 124, message, state.lineno)
@@ -126,8 +127,14 @@ def _run_node(node: Node, state: _State) -> int:
     assert isinstance(node, Pipeline)
     data = b""
     exit_code = 0
+    previous_failed = False
     for index, command in enumerate(node.commands):
+        recorded = len(state.stages)
+        starved = previous_failed and not data
         code, data = _run_command(command, data, index, len(node.commands), state)
+        if starved and len(state.stages) > recorded:
+            state.stages[-1].after_failed_stage = True
+        previous_failed = code != 0
         if code != 0:  # pipefail: the last failing stage decides
             exit_code = code
     return exit_code
@@ -210,6 +217,16 @@ def _open_target(word, mode: str, state: _State):
         return open(path, mode + "b")
     except OSError as err:
         raise ShellError(f"cannot open {names[0]} for redirection: {err.strerror}") from None
+
+
+def _write(target: tuple, data: bytes) -> None:
+    """Write a redirection's bytes; a full disk or a closed device is the script's error."""
+    handle, label = target
+    try:
+        handle.write(data)
+        handle.flush()
+    except OSError as exc:
+        raise ShellError(f"cannot write to {label}: {exc.strerror}") from None
 
 
 def _run_command(command: Command, stdin: bytes, index: int, count: int,
@@ -336,14 +353,17 @@ def _run_command(command: Command, stdin: bytes, index: int, count: int,
             out, err = out + err, b""
         redirected = []
         if isinstance(stdout_to, tuple):
-            stdout_to[0].write(out)
+            _write(stdout_to, out)
             redirected.append(stdout_to[1])
         if isinstance(stderr_to, tuple) and stderr_to is not stdout_to:
-            stderr_to[0].write(err)
+            _write(stderr_to, err)
             redirected.append(stderr_to[1])
     finally:
         for handle in opened:
-            handle.close()
+            try:
+                handle.close()  # flushes: a full disk may only show here
+            except OSError as exc:
+                raise ShellError(f"cannot write to {handle.name}: {exc.strerror}") from None
 
     code = _apply_nots(nots, raw)
     keep_stdin = os.path.basename(name).lower() in _CHECKERS and code != 0
@@ -436,28 +456,49 @@ def _call_isolated(resolved, args, stdin, env, state: _State):
     except Exception as err:
         raise ShellError(f"'not --crash {args[0]}' needs the tool in a separate process, but "
                          f"{resolved.target} cannot be sent there: {err}") from None
-    fd, result_path = tempfile.mkstemp(prefix="gpurunner-isolated-")
-    os.close(fd)
+    # The answer comes back on a pipe of its own (no file that a killed worker would leave
+    # in /tmp), drained by a thread so that a large answer cannot block the child.
+    result_r, result_w = os.pipe()
+    answer: list[bytes] = []
+    reader = threading.Thread(target=lambda: answer.append(_read_all(result_r)), daemon=True)
     child_env = dict(env)
     child_env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
     try:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "pytest_gpurunner.isolated", result_path],
-            cwd=state.cwd, env=child_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, start_new_session=True)
-        out, err = _communicate(proc, request, state)
-        if proc.returncode < 0:  # the crash `not --crash` is looking for
-            return proc.returncode, out, err, {"isolated": True}
         try:
-            with open(result_path, "rb") as handle:
-                code, tool_out, tool_err = pickle.load(handle)
-        except (OSError, EOFError, pickle.UnpicklingError):
-            raise ToolCrash(f"embedded tool {args[0]} ({resolved.target}) failed in its "
-                            f"separate process (exit {proc.returncode}):\n"
-                            f"{err.decode('utf-8', 'replace')}") from None
-        return code, tool_out + out, tool_err + err, {"isolated": True}
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "pytest_gpurunner.isolated", str(result_w)],
+                cwd=state.cwd, env=child_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, start_new_session=True, pass_fds=(result_w,),
+                preexec_fn=lifeline.child_setup(os.getpid()))
+        finally:
+            os.close(result_w)
+    except BaseException:
+        os.close(result_r)
+        raise
+    reader.start()  # it closes result_r when the child's end is closed
+    out, err = _communicate(proc, request, state)
+    reader.join()
+    if proc.returncode < 0:  # the crash `not --crash` is looking for
+        return proc.returncode, out, err, {"isolated": True}
+    try:
+        code, tool_out, tool_err = pickle.loads(answer[0])
+    except (IndexError, EOFError, pickle.UnpicklingError):
+        raise ToolCrash(f"embedded tool {args[0]} ({resolved.target}) failed in its "
+                        f"separate process (exit {proc.returncode}):\n"
+                        f"{err.decode('utf-8', 'replace')}") from None
+    return code, tool_out + out, tool_err + err, {"isolated": True}
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    try:
+        while True:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
     finally:
-        os.unlink(result_path)
+        os.close(fd)
 
 
 def _call_system(path: str, args: list[str], stdin: bytes, env, state: _State, merge: bool):
@@ -466,7 +507,7 @@ def _call_system(path: str, args: list[str], stdin: bytes, env, state: _State, m
             args, executable=path, cwd=state.cwd, env=dict(env),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT if merge else subprocess.PIPE,
-            start_new_session=True,
+            start_new_session=True, preexec_fn=lifeline.child_setup(os.getpid()),
             umask=state.umask if state.umask is not None else -1,
         )
     except OSError as err:

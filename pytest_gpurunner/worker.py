@@ -1,8 +1,12 @@
 """Entry point of the persistent worker process (``python -m pytest_gpurunner.worker``).
 
-Reads jobs from one inherited pipe, runs each with the shell, answers on the
-other pipe.  It is deliberately dumb: all policy (timeouts, restarts, what a
-crash means) lives in the parent's ``WorkerExecutor``.
+``python -m pytest_gpurunner.worker CONN_FD LIFELINE_FD [MODULE...]``: reads
+jobs from the ``multiprocessing.connection`` end ``CONN_FD``, runs each with
+the shell, answers on the same connection.  It is deliberately dumb: all
+policy (timeouts, restarts, what a crash means) lives in the parent's
+``WorkerExecutor``.  It dies with its parent (``lifeline``).  It runs in a
+session of its own, so a terminal's Ctrl-C reaches only the parent, which
+ends this process itself.
 """
 
 from __future__ import annotations
@@ -12,13 +16,19 @@ import importlib
 import pickle
 import sys
 import traceback
+from multiprocessing.connection import Connection
+
+from runner_core.toolapi import process_unusable
+
+from . import lifeline
+from .executor import run_with_alarm
+from .job import JobResult
 
 
 def main(argv: list[str]) -> int:
-    from .executor import _HEADER, _read_exact, run_with_alarm, write_message
-    from .job import JobResult
-
-    job_fd, result_fd = int(argv[1]), int(argv[2])
+    conn = Connection(int(argv[1]))
+    lifeline.die_with_parent()
+    lifeline.watch(int(argv[2]))
     # A fatal signal then leaves a Python stack in the log, which the parent shows.
     faulthandler.enable()
     for module in argv[3:]:
@@ -28,14 +38,13 @@ def main(argv: list[str]) -> int:
             pass
     while True:
         try:
-            (size,) = _HEADER.unpack(_read_exact(job_fd, _HEADER.size, None))
-            payload = _read_exact(job_fd, size, None)
+            payload = conn.recv_bytes()
         except EOFError:
             return 0
         try:
             job = pickle.loads(payload)
         except Exception:
-            write_message(result_fd, ("result", JobResult(
+            conn.send(("result", JobResult(
                 "error", 70, [], "the worker process could not load the job:\n"
                 + traceback.format_exc())))
             continue
@@ -43,20 +52,13 @@ def main(argv: list[str]) -> int:
             return 0
 
         def progress(lineno: int, args: list[str]) -> None:
-            write_message(result_fd, ("progress", lineno, list(args)))
+            conn.send(("progress", lineno, list(args)))
 
         result = run_with_alarm(job, progress)
-        result.restart_reason = _unusable() or ""
-        write_message(result_fd, ("result", result))
+        result.restart_reason = process_unusable() or ""
+        conn.send(("result", result))
         sys.stdout.flush()
         sys.stderr.flush()
-
-
-def _unusable() -> str | None:
-    """Whether a tool marked this process unusable (a sticky CUDA error, say)."""
-    from runner_core.toolapi import process_unusable
-
-    return process_unusable()
 
 
 if __name__ == "__main__":

@@ -75,3 +75,28 @@ def mark_unusable(argv, stdin, env, cwd):
 
     mark_process_unusable("fake sticky error")
     return ToolResult(0, f"pid={os.getpid()}\n".encode())
+
+
+def sleep(argv, stdin, env, cwd):
+    """Sleep argv[1] seconds, then succeed (in slices, so a timeout's alarm can interrupt it)."""
+    end = time.monotonic() + float(argv[1])
+    while time.monotonic() < end:
+        time.sleep(0.01)
+    return ToolResult(0, b"slept\n")
+
+
+def noise(argv, stdin, env, cwd):
+    """Write to the process's real stderr, past any capture: what lands in a worker's log."""
+    os.write(2, b"noise from a tool\n")
+    return ToolResult(0, b"")
+
+
+def swallow(argv, stdin, env, cwd):
+    """Drops every exception for argv[1] s, as a ctypes callback does, then fails ordinarily."""
+    end = time.monotonic() + float(argv[1])
+    while time.monotonic() < end:
+        try:
+            time.sleep(0.01)
+        except BaseException:  # noqa: B036 - the point: the alarm's exception goes nowhere
+            pass
+    return ToolResult(1, b"", b"an ordinary-looking failure\n")

@@ -48,6 +48,18 @@ def test_a_hung_tool_times_out_and_the_run_goes_on(project, integration, ini):
     result.stdout.fnmatch_lines(["*unit_hang.mlir:1: timed out after 0.5 s"])
 
 
+@pytest.mark.parametrize("where", ["integration_test", "."])
+def test_a_timeout_whose_alarm_a_tool_swallowed_is_still_a_timeout(project, ini, where):
+    """A ctypes callback prints and drops the alarm's exception; the verdict is the timeout."""
+    ini("gpurunner_timeout = 0.3")
+    (project.path / where).mkdir(exist_ok=True)
+    (project.path / where / "t.mlir").write_text("// RUN: fake-swallow 1.5\n")
+    result = run(project)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*t.mlir:1: timed out after 0.3 s*"])
+    assert "ordinary-looking" not in result.stdout.str()
+
+
 def test_timeout_option_beats_the_ini(project, ini):
     ini("gpurunner_timeout = 100")
     project.makefile(".mlir", t="// RUN: fake-hang\n")

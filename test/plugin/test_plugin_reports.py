@@ -90,7 +90,8 @@ def test_header_names_tools_backend_and_gpu(project, monkeypatch):
     monkeypatch.setattr(gating, "probe_gpu", lambda: (None, "no CUDA device visible"))
     result = run(project, "-v")
     result.stdout.fnmatch_lines([
-        "gpurunner: tools=embedded, executor=auto, timeout=none, suffixes=.mlir",
+        "gpurunner: tools=embedded, executor=auto, timeout=600 s for integration tests (default), "
+        "suffixes=.mlir",
         "gpurunner: no GPU (no CUDA device visible); backend cpu; gpu policy auto*",
         "gpurunner: %mlir_lib_dir=*",
         "gpurunner: tool table: *FileCheck=embedded:pytest_gpurunner.llvm_filecheck:filecheck_tool*",
