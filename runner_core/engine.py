@@ -234,12 +234,21 @@ def resolve_symbols(names: list[str], libraries, core_symbols: Mapping[str, int]
 
 def unresolved_error(missing: list[str], entry: str, libraries) -> RunnerError:
     libs = ", ".join(getattr(lib, "name", str(lib)) for lib in libraries) or "none"
+    # The advice names the library that defines what is missing: mgpu* is the GPU
+    # runtime's (the CUDA runtime wrappers), the rest the runner utilities'.
+    gpu = [name for name in missing if name.startswith("mgpu")]
+    advice = []
+    if gpu:
+        advice.append(f"mgpu* functions ({', '.join(gpu)}) come from the GPU runtime: "
+                      f"--shared-libs=%mlir_cuda_runtime (libmlir_cuda_runtime)")
+    if len(gpu) < len(missing):
+        advice.append("runtime functions such as printMemref*/printI64 come from "
+                      "--shared-libs=%mlir_runner_utils,%mlir_c_runner_utils")
     return RunnerError(
         f"JIT session error: Symbols not found: [ {', '.join(missing)} ]\n"
         f"Error: Failed to materialize symbols: {{ (main, {{ {entry} }}) }}\n"
         f"  note: unresolved external functions: {', '.join(missing)} (--shared-libs: {libs}); "
-        f"runtime functions such as printMemref*/printI64 come from "
-        f"--shared-libs=%mlir_runner_utils,%mlir_c_runner_utils")
+        + "; ".join(advice))
 
 
 # ---------------------------------------------------------------------- run

@@ -289,6 +289,21 @@ def test_unknown_missing_library_lists_builtins(tmp_path):
     assert "libnope.so" in msg and "mlir_runner_utils" in msg and "mlir_c_runner_utils" in msg
 
 
+@pytest.mark.parametrize("names", [["mgpuStreamCreate"], ["mgpuStreamCreate", "printNewline"]])
+def test_missing_symbols_get_the_advice_of_the_library_that_has_them(tmp_path, names):
+    """mgpu* comes from the GPU runtime: the printMemref advice alone would point away."""
+    decls = "".join(f"func.func private @{n}() -> i64\n" for n in names)
+    calls = "".join(f"  %r{i} = func.call @{n}() : () -> i64\n" for i, n in enumerate(names))
+    (tmp_path / "t.mlir").write_text(decls + "func.func @main() {\n" + calls + "  return\n}\n")
+    result = tool_main(["gpurunner", "t.mlir", "--entry-point-result=void"], b"", {},
+                       str(tmp_path))
+    err = result.stderr.decode()
+    assert result.returncode != 0, err
+    assert "mgpu* functions (mgpuStreamCreate) come from the GPU runtime: " \
+           "--shared-libs=%mlir_cuda_runtime" in err, err
+    assert ("printMemref*" in err) == ("printNewline" in names), err
+
+
 _SQUARE_T = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64)
 
 

@@ -140,3 +140,16 @@ def test_xdist_workers_each_get_their_own_gpu(pytester, ini, subprocess_path, mo
         worker = values["PYTEST_XDIST_WORKER"]
         assert values["CUDA_VISIBLE_DEVICES"] == {"gw0": "0", "gw1": "1"}[worker]
         assert values["GPURUNNER_DEVICE"] == "0"
+
+
+def test_the_reason_for_no_gpu_says_it_once():
+    """Each probe used to wrap the last probe's answer once more ("no CUDA device visible
+    (no CUDA device visible (..."), and skip reasons and the header showed the pile."""
+    from runner_core.backends.cuda import driver
+
+    for _ in range(3):
+        found = driver.probe()
+    if found is not None:
+        pytest.skip("a CUDA device is usable here")
+    reason = driver.probe_reason()
+    assert reason and reason.count("no CUDA device visible") <= 1, reason

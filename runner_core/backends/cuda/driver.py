@@ -216,7 +216,9 @@ def select_ordinal(env: Mapping[str, str] | None = None) -> int:
     env = os.environ if env is None else env
     count = device_count()
     if count == 0:
-        raise CudaUnavailable(f"no CUDA device visible ({probe_reason() or 'no device'})")
+        # Why the driver gave no device: its initialisation error, never the last probe's
+        # answer (which is this message: each probe would wrap it once more).
+        raise CudaUnavailable(f"no CUDA device visible ({_init_error or 'no device'})")
     wanted_visible = env.get("CUDA_VISIBLE_DEVICES")
     candidates = list(range(count))
     if wanted_visible is not None and wanted_visible != _visible_at_init:
