@@ -8,8 +8,9 @@ processes of the run and files in its private TMPDIR (pytest's own
 load average is printed with each row: the times are wall-clock times on a
 shared machine.
 
-Usage: python bench/reliability_faults.py [--gpu] [--write FILE]
-  --gpu   also the H200 case: a CUDA kernel that never ends, then two GPU tests
+Usage: python bench/reliability_faults.py [--gpu] [--only TEXT] [--write FILE]
+  --gpu        also the H200 case: a CUDA kernel that never ends, then two GPU tests
+  --only TEXT  only the cases whose name contains TEXT (``--gpu --only GPU``: that one)
 """
 
 from __future__ import annotations
@@ -91,10 +92,10 @@ def program_faults() -> tuple[faults.Run, str]:
 
 
 def gpu_hang() -> tuple[faults.Run, str]:
-    run = faults.Run(faults.gpu_hang_project("cuda", 30), ["-v", "--gpurunner-gpu=require"])
+    run = faults.Run(faults.gpu_hang_project("cuda", 15), ["-v", "--gpurunner-gpu=require"])
     run.signal_time = run.started
     out = run.finish(600)
-    hang = re.search(r"timed out after 30 s[^\n]*", out)
+    hang = re.search(r"timed out after 15 s[^\n]*", out)
     return run, (f"exit {run.returncode}; {summary_line(out)}; "
                  f"{hang.group(0) if hang else 'NO TIMEOUT REPORT'}; "
                  f"b_after passed: {'PASSED integration_test/b_after.mlir' in out}")
@@ -125,11 +126,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gpu", action="store_true", help="also the GPU hang case")
     parser.add_argument("--write", metavar="FILE", help="append the markdown record here")
+    parser.add_argument("--only", metavar="TEXT", default="",
+                        help="only the cases whose name contains TEXT (e.g. GPU)")
     args = parser.parse_args()
     cases = dict(CASES)
     if args.gpu:
-        cases["GPU: a CUDA kernel that never ends (30 s timeout), then two GPU tests "
+        cases["GPU: a CUDA kernel that never ends (15 s timeout), then two GPU tests "
               "(time = whole run)"] = gpu_hang
+    cases = {n: c for n, c in cases.items() if args.only in n}
     rows = []
     for name, case in cases.items():
         load = faults.load_average()

@@ -18,7 +18,7 @@ GPU, WHY = gating.probe_gpu()
 pytestmark = [pytest.mark.integration, pytest.mark.gpu,
               pytest.mark.skipif(GPU is None, reason=f"no usable CUDA device: {WHY}")]
 
-TIMEOUT = 30  # generous: the first kernel of a worker pays for CUDA's start and the compile
+TIMEOUT = 15  # generous: the first kernel of a worker pays for CUDA's start and the compile
 
 
 def test_a_hung_kernel_times_out_and_the_next_gpu_test_passes():
