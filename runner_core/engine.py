@@ -283,6 +283,8 @@ def format_result(result: str, raw) -> str:
 def _finish_providers(providers, outcome) -> None:
     """Every provider finishes (drains its workers) even when an earlier one reports
     an error; the first error is raised afterwards (e.g. a CUDA fault of the run)."""
+    from runner_core.runtime.provider import raise_pending_interrupt
+
     first: BaseException | None = None
     for p in providers:
         try:
@@ -290,6 +292,7 @@ def _finish_providers(providers, outcome) -> None:
         except BaseException as err:  # noqa: BLE001 - re-raised below
             if first is None:
                 first = err
+    raise_pending_interrupt()  # a timeout or Ctrl-C that arrived inside a runtime callback
     if first is not None:
         raise first
 

@@ -59,9 +59,18 @@ class Provider:
         return f"<provider {self.name}>"
 
 
+_interrupts: list[BaseException] = []
+
+
 def c_callback(fn: Callable, on_error: Callable[[Exception], object], result=0) -> Callable:
     """``fn`` made safe to call from C through ctypes: an exception never crosses into
-    C (ctypes would only print it); it goes to ``on_error`` and ``result`` is returned."""
+    C (ctypes would only print it, "Exception ignored on calling ctypes callback");
+    it goes to ``on_error`` and ``result`` is returned.
+
+    An interrupt (a ``BaseException`` such as the plug-in's timeout alarm, or
+    Ctrl-C) that lands while a callback runs is kept instead and raised again by
+    :func:`raise_pending_interrupt` once the program has returned to Python, so the
+    run stops with it rather than with a traceback and a follow-on error."""
 
     def wrapped(*args):
         try:
@@ -69,5 +78,17 @@ def c_callback(fn: Callable, on_error: Callable[[Exception], object], result=0) 
         except Exception as err:
             on_error(err)
             return result
+        except BaseException as err:  # noqa: BLE001 - raised again outside the C frames
+            _interrupts.append(err)
+            on_error(RuntimeError(f"interrupted ({type(err).__name__})"))
+            return result
 
     return wrapped
+
+
+def raise_pending_interrupt() -> None:
+    """Raise the first interrupt a callback of this run kept (and forget the others)."""
+    if _interrupts:
+        first = _interrupts[0]
+        _interrupts.clear()
+        raise first

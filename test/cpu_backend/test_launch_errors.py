@@ -132,3 +132,25 @@ def test_shared_memory_at_nvidia_limits_runs(static, dynamic):
               libs="mlir_cuda_runtime,mlir_c_runner_utils")
     assert res.returncode == 0, res.stderr.decode()
     assert res.stdout == b"launched\n"
+
+
+class _Alarm(BaseException):
+    """Stands for the plug-in's timeout (a BaseException raised by SIGALRM)."""
+
+
+def test_interrupt_inside_a_runtime_callback_stops_the_run_without_a_traceback(monkeypatch,
+                                                                               capfd):
+    """The plug-in's timeout alarm can fire while the provider compiles a kernel module
+    (a ctypes callback): the interrupt reaches the caller once the program is back in
+    Python, instead of ctypes printing "Exception ignored on calling ctypes callback" and
+    the run going on to fail with "the GPU module was not loaded"."""
+    from runner_core.backends.cpu import runtime as cpu_runtime
+
+    def interrupted(self, text):
+        raise _Alarm()
+
+    monkeypatch.setattr(cpu_runtime.CpuGpuRuntime, "_compile", interrupted)
+    with pytest.raises(_Alarm):
+        run(_program("blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)"))
+    err = capfd.readouterr().err
+    assert "Exception ignored" not in err and "Traceback" not in err

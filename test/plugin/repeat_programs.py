@@ -126,8 +126,8 @@ func.func @main() {
 
 # One host thread launches a one-thread kernel on each of two streams, both storing
 # into the same managed cell: only stream interleaving decides the value (no
-# async.execute, so the async runtime's perturbation plays no part).  The cpu
-# backend's streams are eager: it always prints 2 there.
+# async.execute, so the async runtime's perturbation plays no part).  On the cpu
+# backend, too, only GPURUNNER_PERTURB's stream delays make both values appear.
 TWO_STREAMS_RACE = """
 module attributes {gpu.container_module} {
   gpu.module @k {

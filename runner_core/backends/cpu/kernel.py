@@ -297,14 +297,21 @@ def _emit_entry_points(ctx, k: KernelInfo, flags: int, static_bytes: int, gpu_st
         block_fn, thread_fn = fn, None
     name = _c_string(mod, k.name, "kernel_name")
     where = _c_string(mod, ", ".join(launch_sites), "kernel_launches")
-    desc_t = ir.LiteralStructType([PTR, PTR, I64, I64, PTR, PTR, I64])
+    sizes_t = ir.ArrayType(I64, len(k.arg_types))
+    sizes = ir.GlobalVariable(mod, sizes_t, mod.get_unique_name("kernel_param_sizes"))
+    sizes.linkage = "private"
+    sizes.global_constant = True
+    sizes.initializer = ir.Constant(sizes_t, [ir.Constant(I64, ctx.types.sizeof(t))
+                                              for t in k.arg_types])
+    desc_t = ir.LiteralStructType([PTR, PTR, I64, I64, PTR, PTR, I64, I64, PTR])
     gv = ir.GlobalVariable(mod, desc_t, L.KDESC_PREFIX + k.name)
     gv.global_constant = True
     null = ir.Constant(PTR, None)
     gv.initializer = ir.Constant(desc_t, [block_fn if block_fn is not None else null,
                                           thread_fn if thread_fn is not None else null,
                                           ir.Constant(I64, static_bytes), ir.Constant(I64, flags),
-                                          name, where, ir.Constant(I64, gpu_static)])
+                                          name, where, ir.Constant(I64, gpu_static),
+                                          ir.Constant(I64, len(k.arg_types)), sizes])
 
 
 def _c_string(mod: ir.Module, text: str, name: str) -> ir.GlobalVariable:

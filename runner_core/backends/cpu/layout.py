@@ -23,7 +23,8 @@ B_LAUNCH = 18      # ptr: launch record
 B_NTHREADS = 19    # threads per block
 BLOCK_SLOTS = 24
 
-# Kernel descriptor, one constant per kernel in its module: {ptr, ptr, i64, i64, ptr, ptr, i64}.
+# Kernel descriptor, one constant per kernel in its module:
+# {ptr, ptr, i64, i64, ptr, ptr, i64, i64, ptr}.
 K_BLOCK_FN = 0     # void(ptr block, ptr params): whole block as a loop (null: needs fibers)
 K_THREAD_FN = 1    # void(ptr block, i64 tx, i64 ty, i64 tz, ptr params): one GPU thread
 K_STATIC = 2       # bytes of static shared memory
@@ -32,7 +33,10 @@ K_NAME = 4         # ptr: kernel name (C string)
 K_WHERE = 5        # ptr: where it is launched from ("file:line:col[, ...]", C string)
 K_GPU_STATIC = 6   # bytes of workgroup memory the kernel and its callees allocate (what a GPU
                    # would give this kernel; K_STATIC covers every kernel of the module)
-K_SLOTS = 7
+K_NPARAMS = 7      # expanded parameters the kernel takes
+K_PARAM_SIZES = 8  # ptr: [K_NPARAMS x i64] their sizes in bytes (a launch copies the values,
+                   # as cuLaunchKernel does: the host's argument storage may change after it)
+K_SLOTS = 9
 FLAG_FIBERS = 1
 FLAG_SERIAL = 2
 KDESC_PREFIX = "__gpurunner_kdesc."

@@ -6,22 +6,23 @@ is ``cpu`` (``CpuBackend.runtime_provider``), replacing a real file of that name
 :mod:`runner_core.codegen.gpu_host` calls the same symbols on every backend.
 
 * Memory, copies, fills, streams and events are small functions in LLVM IR
-  (no Python per call).  Device memory is host memory (``aligned_alloc``,
-  256-byte aligned like ``cuMemAlloc``); ``host_shared`` and
-  ``host_register`` need nothing more.
-* Streams execute eagerly: every operation completes before the call that
-  enqueues it returns.  That is a valid schedule of CUDA's stream model (an
-  in-order queue whose work has finished), so events are always complete and
-  synchronisation is free; programs that are correct on a GPU stay correct.
+  (:mod:`.shim`; no Python per call on an idle stream).  Device memory is host
+  memory (``aligned_alloc``, 256-byte aligned like ``cuMemAlloc``);
+  ``host_shared`` and ``host_register`` need nothing more.
+* A launch enqueues its grid on its stream (:mod:`.streams`): kernels of
+  different streams run at the same time, as on a GPU, while each stream keeps
+  its order and events order streams.  The launch's argument values are
+  copied when it is enqueued (``cuLaunchKernel`` does the same).
 * ``mgpuModuleLoad`` receives the LLVM IR produced by
   :mod:`runner_core.backends.cpu.kernel` and JIT-compiles it (cached per
   process by content); ``mgpuModuleGetFunction`` returns a kernel descriptor.
 * ``mgpuLaunchKernel`` runs the grid on a pool of OS threads: each calls the
   runtime's ``gpurunner_cpu_run_blocks`` through ctypes (the GIL is released
   while native code runs) and claims blocks from a shared counter until none
-  are left.  A failing launch (deadlocked barrier, ``cf.assert`` in a kernel,
-  bad configuration) stops the program at the launch, and the run fails with
-  the launch's message.
+  are left.  A bad configuration stops the program at the launch; a launch
+  that fails while it runs (deadlocked barrier, ``cf.assert`` in a kernel)
+  stops it at its next GPU runtime call, as CUDA reports a kernel's fault at
+  the next synchronisation; either way the run fails with the launch's message.
 * ``GPURUNNER_PERTURB=<seed>`` in the run's environment (the plug-in's
   ``--gpurunner-repeat``) shakes the order blocks run in, as a GPU's block
   scheduler may: each launch claims its blocks in a random affine permutation
@@ -45,142 +46,16 @@ from dataclasses import dataclass
 from runner_core.errors import ExecutionError
 from runner_core.runtime import host_register_2021
 from runner_core.runtime.core import ASSERT_FAIL, core
+from runner_core.runtime.cstdio import libc
 from runner_core.runtime.provider import Provider, c_callback
 from runner_core.targets.host import compile_ir
+from runner_core.toolapi import mark_process_unusable
 
 from . import fibers
 from . import layout as L
 from .kernel import KERNEL_OPT_LEVEL, MAX_THREADS_PER_BLOCK
-
-_SHIM_HEAD = r"""
-declare ptr @aligned_alloc(i64, i64)
-declare void @free(ptr)
-declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
-declare i32 @py_launch(ptr, i64, i64, i64, i64, i64, i64, i32, ptr, ptr, ptr, i64)
-declare ptr @py_error()
-declare ptr @py_module_load(ptr, i64)
-declare void @py_module_unload(ptr)
-declare ptr @py_get_function(ptr, ptr)
-declare void @_gpurunner_assert_fail(ptr, ptr)
-declare i32 @py_register_typed(i32, i64, ptr)
-
-@handles = internal global [2 x i64] zeroinitializer
-@empty = private unnamed_addr constant [1 x i8] zeroinitializer
-
-; A non-zero status from a Python callback stops the program with its message.
-define internal void @stop_on_error(i32 %r) {
-  %bad = icmp ne i32 %r, 0
-  br i1 %bad, label %fail, label %ok
-fail:
-  %msg = call ptr @py_error()
-  call void @_gpurunner_assert_fail(ptr %msg, ptr @empty)
-  unreachable
-ok:
-  ret void
-}
-define ptr @mgpuModuleLoad(ptr %data, i64 %size) {
-  %m = call ptr @py_module_load(ptr %data, i64 %size)
-  ret ptr %m
-}
-define void @mgpuModuleUnload(ptr %m) {
-  call void @py_module_unload(ptr %m)
-  ret void
-}
-define ptr @mgpuModuleGetFunction(ptr %m, ptr %name) {
-  %f = call ptr @py_get_function(ptr %m, ptr %name)
-  ret ptr %f
-}
-define void @mgpuLaunchKernel(ptr %f, i64 %gx, i64 %gy, i64 %gz, i64 %bx, i64 %by, i64 %bz,
-                              i32 %smem, ptr %stream, ptr %params, ptr %extra, i64 %n) {
-  %r = call i32 @py_launch(ptr %f, i64 %gx, i64 %gy, i64 %gz, i64 %bx, i64 %by, i64 %bz,
-                           i32 %smem, ptr %stream, ptr %params, ptr %extra, i64 %n)
-  call void @stop_on_error(i32 %r)
-  ret void
-}
-define ptr @mgpuStreamCreate() {
-  ret ptr @handles
-}
-define ptr @mgpuEventCreate() {
-  %e = getelementptr i64, ptr @handles, i64 1
-  ret ptr %e
-}
-define ptr @mgpuMemAlloc(i64 %size, ptr %stream, i8 %shared) {
-  %zero = icmp eq i64 %size, 0
-  br i1 %zero, label %none, label %some
-none:
-  ret ptr null
-some:
-  %a = add i64 %size, 255
-  %r = and i64 %a, -256
-  %p = call ptr @aligned_alloc(i64 256, i64 %r)
-  ret ptr %p
-}
-define void @mgpuMemFree(ptr %p, ptr %stream) {
-  call void @free(ptr %p)
-  ret void
-}
-define void @mgpuMemcpy(ptr %dst, ptr %src, i64 %n, ptr %stream) {
-  call void @llvm.memmove.p0.p0.i64(ptr %dst, ptr %src, i64 %n, i1 false)
-  ret void
-}
-"""
-
-# Streams are eager and host memory needs no registration: these have nothing to do.
-_NO_OPS = ("mgpuStreamDestroy(ptr %s)", "mgpuStreamSynchronize(ptr %s)",
-           "mgpuStreamWaitEvent(ptr %s, ptr %e)", "mgpuEventDestroy(ptr %e)",
-           "mgpuEventSynchronize(ptr %e)", "mgpuEventRecord(ptr %e, ptr %s)",
-           "mgpuMemHostRegister(ptr %p, i64 %n)", "mgpuMemHostUnregister(ptr %p)",
-           "mgpuMemHostRegisterMemRef(i64 %rank, ptr %d, i64 %esize)",
-           "mgpuMemHostUnregisterMemRef(i64 %rank, ptr %d, i64 %esize)",
-           "mgpuSetDefaultDevice(i32 %d)")
-
-
-def _memset(bits: int) -> str:
-    """``mgpuMemset{bits}``: store the low ``bits`` of the i32 value ``count`` times."""
-    value = "%v" if bits == 32 else "%w"
-    narrow = "" if bits == 32 else f"  %w = trunc i32 %v to i{bits}\n"
-    return f"""define void @mgpuMemset{bits}(ptr %dst, i32 %v, i64 %count, ptr %stream) {{
-entry:
-{narrow}  br label %loop
-loop:
-  %i = phi i64 [0, %entry], [%i1, %body]
-  %more = icmp ult i64 %i, %count
-  br i1 %more, label %body, label %done
-body:
-  %p = getelementptr i{bits}, ptr %dst, i64 %i
-  store i{bits} {value}, ptr %p
-  %i1 = add i64 %i, 1
-  br label %loop
-done:
-  ret void
-}}
-"""
-
-
-def _typed_register(kind: int, name: str) -> str:
-    """2021's ``mgpuMemHostRegisterFloat``-style helper: fill in Python (by kind number)."""
-    return f"""define void @{name}(i64 %rank, ptr %d) {{
-  %r = call i32 @py_register_typed(i32 {kind}, i64 %rank, ptr %d)
-  call void @stop_on_error(i32 %r)
-  ret void
-}}
-"""
-
-
-_SHIM_IR = "".join([
-    _SHIM_HEAD,
-    *(f"define void @{sig} {{\n  ret void\n}}\n" for sig in _NO_OPS),
-    _memset(32), _memset(16),
-    *(_typed_register(k, n) for k, n in enumerate(host_register_2021.HELPER_KINDS)),
-])
-
-SYMBOLS = ("mgpuModuleLoad", "mgpuModuleUnload", "mgpuModuleGetFunction", "mgpuLaunchKernel",
-           "mgpuStreamCreate", "mgpuStreamDestroy", "mgpuStreamSynchronize",
-           "mgpuStreamWaitEvent", "mgpuEventCreate", "mgpuEventDestroy", "mgpuEventSynchronize",
-           "mgpuEventRecord", "mgpuMemAlloc", "mgpuMemFree", "mgpuMemcpy", "mgpuMemset32",
-           "mgpuMemset16", "mgpuMemHostRegister", "mgpuMemHostUnregister",
-           "mgpuMemHostRegisterMemRef", "mgpuMemHostUnregisterMemRef", "mgpuSetDefaultDevice",
-           *host_register_2021.HELPER_KINDS)
+from .shim import _COPY, _SET16, _SET32, SHIM_IR, SYMBOLS
+from .streams import StreamScheduler
 
 _LOAD_T = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)
 _UNLOAD_T = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
@@ -190,6 +65,11 @@ _LAUNCH_T = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, *([ctypes.c_int64]
                              ctypes.c_int64)
 _ERROR_T = ctypes.CFUNCTYPE(ctypes.c_void_p)
 _TYPED_T = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p)
+_ENQUEUE_T = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p,
+                              ctypes.c_void_p, ctypes.c_int64)
+_SYNC_T = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)
+_DESTROY_T = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+_PUBLISH_T = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64)
 
 _KDESC_RE = re.compile(r'^@"?(__gpurunner_kdesc\.[^"\s]+)"?\s*=', re.M)
 MAX_BLOCK_DIMS = (1024, 1024, 64)
@@ -201,6 +81,9 @@ MAX_GRID_DIMS = (2**31 - 1, 65535, 65535)
 # within these bounds runs on both backends and one beyond them fails on both.
 MAX_STATIC_SHARED_BYTES = 48 * 1024
 MAX_SHARED_BYTES_PER_BLOCK = 227 * 1024
+# After a failure, how long kernels still running get to finish before the run gives up
+# on them (they may wait for work the stopped program will never enqueue).
+DRAIN_AFTER_FAILURE_S = 2.0
 
 
 @dataclass
@@ -210,6 +93,7 @@ class KernelEntry:
     static_bytes: int  # the block's shared area here (laid out for every kernel of the module)
     where: str = ""  # launch sites, "file:line:col[, ...]"
     gpu_static_bytes: int = 0  # workgroup memory this kernel would allocate on a GPU
+    param_sizes: tuple[int, ...] = ()  # bytes of each expanded parameter
 
     def prefix(self) -> str:
         """``file:line:col: `` of the (first) launch site, for diagnostics."""
@@ -252,6 +136,9 @@ class CpuGpuRuntime(Provider):
         self._callbacks: list = []
         self._env: dict = dict(os.environ)
         self._perturb: random.Random | None = None
+        self._failed_flag = None  # the shim's gpurunner_cpu_failed
+        self.streams = StreamScheduler(self._publish, self._free_record,
+                                       lambda: self._run_error is not None)
 
     # -- Provider -------------------------------------------------------------
     def build_symbols(self):
@@ -263,13 +150,20 @@ class CpuGpuRuntime(Provider):
             "py_launch": _LAUNCH_T(self._guard(self._launch, 1)),
             "py_error": _ERROR_T(lambda: ctypes.addressof(self._error)),
             "py_register_typed": _TYPED_T(self._guard(self._register_typed, 1)),
+            "py_enqueue": _ENQUEUE_T(self._guard(self._enqueue, 1)),
+            "py_sync": _SYNC_T(self._guard(self._sync, 1)),
+            "py_stream_wait": _SYNC_T(self._guard(self._stream_wait, 1)),
+            "py_destroy": _DESTROY_T(self._guard(self.streams.destroy, None)),
         }
         self._callbacks = list(cbs.values())
         imports = {k: ctypes.cast(v, ctypes.c_void_p).value for k, v in cbs.items()}
         imports[ASSERT_FAIL] = core().symbols[ASSERT_FAIL]
-        self._shim = compile_ir(_SHIM_IR, opt=2, exports=SYMBOLS, imports=imports,
+        own = ("gpurunner_cpu_publish", "gpurunner_cpu_failed")
+        self._shim = compile_ir(SHIM_IR, opt=2, exports=SYMBOLS + own, imports=imports,
                                 name="gpurunner_cpu_gpu")
-        return dict(self._shim.addresses)
+        self._publish_fn = _PUBLISH_T(self._shim.address("gpurunner_cpu_publish"))
+        self._failed_flag = ctypes.c_int64.from_address(self._shim.address("gpurunner_cpu_failed"))
+        return {k: v for k, v in self._shim.addresses.items() if k in SYMBOLS}
 
     def start_run(self, run) -> None:
         # Contract 3: the run's environment, not the process's, configures it.
@@ -278,16 +172,64 @@ class CpuGpuRuntime(Provider):
         seed = self._env.get("GPURUNNER_PERTURB", "").strip()
         # A stream of its own: the async runtime draws from another generator of the seed.
         self._perturb = random.Random(f"{seed}:cpu-blocks") if seed else None
+        self.symbols()
+        self._failed_flag.value = 0
+        self.streams.start_run(seed, _perturb_max_us(self._env))
 
     def finish_run(self, run) -> None:
+        # Kernels the program never waited for still finish (their code and the
+        # memory they use must outlive them); after a failure, briefly.
+        if not self.streams.drain(DRAIN_AFTER_FAILURE_S if self._run_error else None):
+            mark_process_unusable("cpu backend: a GPU kernel was still running when the "
+                                  "program stopped")
+            self._run_error = (f"{self._run_error}\nnote: a GPU kernel was still running "
+                               f"{DRAIN_AFTER_FAILURE_S:g} s after the program stopped; "
+                               f"this process will not run another program")
+        self._failed_flag.value = 0
         err, self._run_error = self._run_error, None
         if err:
             raise ExecutionError(err)
 
+    # -- streams ------------------------------------------------------------------
+    def _publish(self, addr: int, seq: int) -> None:
+        self._publish_fn(addr, seq)
+
+    @staticmethod
+    def _free_record(addr: int) -> None:
+        libc().free(ctypes.c_void_p(addr))
+
+    def _enqueue(self, kind: int, stream, a, b, n) -> int:
+        """A copy, fill or free behind the work in flight on ``stream``."""
+        a, b = a or 0, b or 0
+        if kind == _COPY:
+            def run():
+                ctypes.memmove(a, b, n)
+        elif kind in (_SET32, _SET16):
+            ctype = ctypes.c_uint32 if kind == _SET32 else ctypes.c_uint16
+            value = b & (0xFFFFFFFF if kind == _SET32 else 0xFFFF)
+
+            def run():
+                (ctype * n).from_address(a)[:] = [value] * n
+        else:
+            def run():
+                libc().free(ctypes.c_void_p(a))
+        self.streams.enqueue(stream, run)
+        return 0
+
+    def _sync(self, stream, on, seq) -> int:
+        self.streams.synchronize(stream, on or None, None if seq < 0 else seq)
+        return 1 if self._run_error else 0
+
+    def _stream_wait(self, stream, on, seq) -> int:
+        self.streams.enqueue_wait(stream, on, seq)
+        return 0
+
     # -- errors -----------------------------------------------------------------
     def _fail(self, message: str) -> None:
         self._run_error = self._run_error or message
-        self._error = ctypes.create_string_buffer(message.encode())
+        self._error = ctypes.create_string_buffer(self._run_error.encode())
+        if self._failed_flag is not None:
+            self._failed_flag.value = 1
 
     def _guard(self, fn, on_error):
         return c_callback(fn, lambda err: self._fail(
@@ -336,8 +278,10 @@ class CpuGpuRuntime(Provider):
             for name, addr in kernels.items():
                 k = (ctypes.c_int64 * L.K_SLOTS).from_address(addr)
                 where = ctypes.string_at(k[L.K_WHERE]).decode() if k[L.K_WHERE] else ""
+                sizes = tuple((ctypes.c_int64 * k[L.K_NPARAMS]).from_address(
+                    k[L.K_PARAM_SIZES])) if k[L.K_NPARAMS] else ()
                 self._kernels[addr] = KernelEntry(name, k[L.K_FLAGS], k[L.K_STATIC], where,
-                                                  k[L.K_GPU_STATIC])
+                                                  k[L.K_GPU_STATIC], sizes)
         return handle
 
     def _module_unload(self, handle) -> None:
@@ -385,22 +329,40 @@ class CpuGpuRuntime(Provider):
             self._fail(f"{where}error: launch of GPU kernel @{kernel.name} with grid "
                        f"{grid} and block {block}: {problem}")
             return 1
+        args, args_addr = _copy_params(params, kernel.param_sizes)
         launch = (ctypes.c_int64 * L.LAUNCH_SLOTS)()
         for d in range(3):
             launch[L.L_GRID + d] = grid[d]
             launch[L.L_BLOCK + d] = block[d]
-        launch[L.L_PARAMS] = params or 0
+        launch[L.L_PARAMS] = args_addr
         launch[L.L_DYN] = smem
         launch[L.L_KDESC] = fn
         launch[L.L_TOTAL] = gx * gy * gz
-        serial = bool(kernel.flags & L.FLAG_SERIAL)
         total = gx * gy * gz
+        serial = bool(kernel.flags & L.FLAG_SERIAL)
         n = 1 if serial else max(1, min(_workers(self._env), total))
         # Claim several blocks at a time when there are many: the shared counter's
         # cache line would otherwise bounce between workers for every tiny block.
         launch[L.L_CHUNK] = max(1, min(64, total // (n * 16)))
         if self._perturb is not None:
             self._perturb_order(launch, total)
+
+        def run(keep=(args, launch)):
+            try:
+                self._run_grid(kernel, fn, launch, n, where)
+            except Exception as err:  # noqa: BLE001 - reported as the launch's failure
+                self._fail(f"{where}error: GPU runtime (cpu backend): {type(err).__name__}: "
+                           f"{err}")
+
+        if stream:
+            self.streams.enqueue(stream, run)
+        else:  # CUDA's legacy default stream: after all other work, and synchronous
+            self.streams.wait_all()
+            run()
+        return 1 if self._run_error else 0
+
+    def _run_grid(self, kernel: KernelEntry, fn: int, launch, n: int, where: str) -> None:
+        """Run every block of one launch on ``n`` workers (this thread is one of them)."""
         workers = [(ctypes.c_int64 * L.WORKER_SLOTS)() for _ in range(n)]
         for w in workers:
             w[L.W_LAUNCH] = ctypes.addressof(launch)
@@ -409,15 +371,19 @@ class CpuGpuRuntime(Provider):
         jobs = [lambda w=w: self._run_worker(w, failures, rt) for w in workers]
         futures = [self._executor().submit(j) for j in jobs[1:]]
         jobs[0]()
+        # Every block has been claimed once this worker is done: helpers that have not
+        # started have nothing left to do (and must not wait for a pool thread that a
+        # kernel of another stream may hold).
         for f in futures:
-            f.result()
+            f.cancel()
+        for f in futures:
+            if not f.cancelled():
+                f.result()
         if failures or launch[L.L_FAILED]:
             msg = failures[0] if failures else "error: GPU kernel @{kernel} failed"
             if msg.startswith("error:"):
                 msg = where + msg
             self._fail(msg.replace("{kernel}", kernel.name))
-            return 1
-        return 0
 
     def _perturb_order(self, launch, total: int) -> None:
         """A random block order for this launch: claim ``i`` runs block ``(i*a + c) % total``.
@@ -462,6 +428,32 @@ class CpuGpuRuntime(Provider):
                     f"subgroup operations)")
         finally:
             rt.function("gpurunner_cpu_release", None, ctypes.c_void_p)(addr)
+
+
+def _copy_params(params: int | None, sizes: tuple[int, ...]):
+    """A copy of a launch's argument values and its ``void **`` (storage, its address)."""
+    if not sizes or not params:
+        return None, 0
+    src = (ctypes.c_void_p * len(sizes)).from_address(params)
+    offsets, total = [], 0
+    for size in sizes:
+        total = (total + 15) // 16 * 16
+        offsets.append(total)
+        total += size
+    buf = (ctypes.c_uint8 * (total + 16))()
+    base = (ctypes.addressof(buf) + 15) // 16 * 16
+    ptrs = (ctypes.c_void_p * len(sizes))()
+    for i, (off, size) in enumerate(zip(offsets, sizes, strict=True)):
+        ctypes.memmove(base + off, src[i], size)
+        ptrs[i] = base + off
+    return (buf, ptrs), ctypes.addressof(ptrs)
+
+
+def _perturb_max_us(env) -> int:
+    try:
+        return max(0, int(env.get("GPURUNNER_PERTURB_MAX_US", "200")))
+    except ValueError:
+        return 200
 
 
 def _check_config(grid, block, smem, static_bytes: int) -> str:

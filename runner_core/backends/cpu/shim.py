@@ -1,0 +1,309 @@
+"""The CPU backend's ``mgpu*`` functions as LLVM IR (the provider compiles it once).
+
+Most calls never reach Python: memory is host memory, and a stream's record
+(:mod:`.streams`) says whether it has work in flight; a copy, fill or free on
+an idle stream happens at once, an event of finished work is complete.
+Launches, and work that must queue behind a running kernel, call the
+provider's ``py_*`` callbacks.  ``@gpurunner_cpu_failed`` is set by the
+provider when work that ran asynchronously failed: the next call stops the
+program with the message (``stop_on_error``).
+"""
+
+from __future__ import annotations
+
+from runner_core.runtime import host_register_2021
+
+_SHIM_HEAD = r"""
+declare ptr @aligned_alloc(i64, i64)
+declare ptr @calloc(i64, i64)
+declare void @free(ptr)
+declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
+declare i32 @py_launch(ptr, i64, i64, i64, i64, i64, i64, i32, ptr, ptr, ptr, i64)
+declare ptr @py_error()
+declare ptr @py_module_load(ptr, i64)
+declare void @py_module_unload(ptr)
+declare ptr @py_get_function(ptr, ptr)
+declare void @_gpurunner_assert_fail(ptr, ptr)
+declare i32 @py_register_typed(i32, i64, ptr)
+declare i32 @py_enqueue(i32, ptr, ptr, ptr, i64)
+declare i32 @py_sync(ptr, ptr, i64)
+declare i32 @py_stream_wait(ptr, ptr, i64)
+declare void @py_destroy(ptr)
+
+; Set (by the provider) once work that ran asynchronously has failed: the next call stops.
+@gpurunner_cpu_failed = global i64 0
+@empty = private unnamed_addr constant [1 x i8] zeroinitializer
+
+; A non-zero status from a Python callback stops the program with its message.
+define internal void @stop_on_error(i32 %r) {
+  %bad = icmp ne i32 %r, 0
+  br i1 %bad, label %fail, label %ok
+fail:
+  %msg = call ptr @py_error()
+  call void @_gpurunner_assert_fail(ptr %msg, ptr @empty)
+  unreachable
+ok:
+  ret void
+}
+define internal void @check_failed() {
+  %f = load atomic i64, ptr @gpurunner_cpu_failed monotonic, align 8
+  %bad = icmp ne i64 %f, 0
+  %r = zext i1 %bad to i32
+  call void @stop_on_error(i32 %r)
+  ret void
+}
+; Stream records: {i64 enqueued, i64 done, i64 known to the provider, i64}; events:
+; {ptr stream, i64 enqueued on it when recorded}.  See streams.py.
+define internal i64 @done_of(ptr %s) {
+  %p = getelementptr i64, ptr %s, i64 1
+  %d = load atomic i64, ptr %p acquire, align 8
+  ret i64 %d
+}
+define internal i1 @idle(ptr %s) {
+entry:
+  %null = icmp eq ptr %s, null
+  br i1 %null, label %yes, label %check
+check:
+  %e = load atomic i64, ptr %s monotonic, align 8
+  %d = call i64 @done_of(ptr %s)
+  %eq = icmp eq i64 %e, %d
+  ret i1 %eq
+yes:
+  ret i1 true
+}
+define void @gpurunner_cpu_publish(ptr %s, i64 %seq) {
+  %p = getelementptr i64, ptr %s, i64 1
+  store atomic i64 %seq, ptr %p release, align 8
+  ret void
+}
+define ptr @mgpuModuleLoad(ptr %data, i64 %size) {
+  %m = call ptr @py_module_load(ptr %data, i64 %size)
+  ret ptr %m
+}
+define void @mgpuModuleUnload(ptr %m) {
+  call void @py_module_unload(ptr %m)
+  ret void
+}
+define ptr @mgpuModuleGetFunction(ptr %m, ptr %name) {
+  %f = call ptr @py_get_function(ptr %m, ptr %name)
+  ret ptr %f
+}
+define void @mgpuLaunchKernel(ptr %f, i64 %gx, i64 %gy, i64 %gz, i64 %bx, i64 %by, i64 %bz,
+                              i32 %smem, ptr %stream, ptr %params, ptr %extra, i64 %n) {
+  call void @check_failed()
+  %r = call i32 @py_launch(ptr %f, i64 %gx, i64 %gy, i64 %gz, i64 %bx, i64 %by, i64 %bz,
+                           i32 %smem, ptr %stream, ptr %params, ptr %extra, i64 %n)
+  call void @stop_on_error(i32 %r)
+  ret void
+}
+define ptr @mgpuStreamCreate() {
+  %s = call ptr @calloc(i64 1, i64 32)
+  ret ptr %s
+}
+define void @mgpuStreamDestroy(ptr %s) {
+entry:
+  %null = icmp eq ptr %s, null
+  br i1 %null, label %out, label %some
+some:
+  %pk = getelementptr i64, ptr %s, i64 2
+  %k = load atomic i64, ptr %pk monotonic, align 8
+  %known = icmp ne i64 %k, 0
+  br i1 %known, label %tell, label %mine
+tell:
+  call void @py_destroy(ptr %s)
+  br label %out
+mine:
+  call void @free(ptr %s)
+  br label %out
+out:
+  ret void
+}
+define void @mgpuStreamSynchronize(ptr %s) {
+entry:
+  call void @check_failed()
+  %i = call i1 @idle(ptr %s)
+  br i1 %i, label %out, label %wait
+wait:
+  %r = call i32 @py_sync(ptr %s, ptr null, i64 -1)
+  call void @stop_on_error(i32 %r)
+  br label %out
+out:
+  call void @check_failed()
+  ret void
+}
+define ptr @mgpuEventCreate() {
+  %e = call ptr @calloc(i64 1, i64 16)
+  ret ptr %e
+}
+define void @mgpuEventDestroy(ptr %e) {
+  call void @free(ptr %e)
+  ret void
+}
+define void @mgpuEventRecord(ptr %e, ptr %s) {
+entry:
+  store ptr %s, ptr %e
+  %pq = getelementptr i64, ptr %e, i64 1
+  %null = icmp eq ptr %s, null
+  br i1 %null, label %none, label %some
+none:
+  store i64 0, ptr %pq
+  ret void
+some:
+  %q = load atomic i64, ptr %s monotonic, align 8
+  store i64 %q, ptr %pq
+  ret void
+}
+; The event's stream, or null when the work it marks has finished.
+define internal ptr @pending_stream(ptr %e) {
+entry:
+  %s = load ptr, ptr %e
+  %null = icmp eq ptr %s, null
+  br i1 %null, label %done, label %check
+check:
+  %pq = getelementptr i64, ptr %e, i64 1
+  %q = load i64, ptr %pq
+  %d = call i64 @done_of(ptr %s)
+  %finished = icmp uge i64 %d, %q
+  br i1 %finished, label %done, label %open
+open:
+  ret ptr %s
+done:
+  ret ptr null
+}
+define void @mgpuEventSynchronize(ptr %e) {
+entry:
+  call void @check_failed()
+  %s = call ptr @pending_stream(ptr %e)
+  %null = icmp eq ptr %s, null
+  br i1 %null, label %out, label %wait
+wait:
+  %pq = getelementptr i64, ptr %e, i64 1
+  %q = load i64, ptr %pq
+  %r = call i32 @py_sync(ptr %s, ptr %s, i64 %q)
+  call void @stop_on_error(i32 %r)
+  br label %out
+out:
+  call void @check_failed()
+  ret void
+}
+define void @mgpuStreamWaitEvent(ptr %s, ptr %e) {
+entry:
+  %on = call ptr @pending_stream(ptr %e)
+  %null = icmp eq ptr %on, null
+  %same = icmp eq ptr %on, %s
+  %nothing = or i1 %null, %same
+  br i1 %nothing, label %out, label %wait
+wait:
+  %pq = getelementptr i64, ptr %e, i64 1
+  %q = load i64, ptr %pq
+  %r = call i32 @py_stream_wait(ptr %s, ptr %on, i64 %q)
+  call void @stop_on_error(i32 %r)
+  br label %out
+out:
+  ret void
+}
+define ptr @mgpuMemAlloc(i64 %size, ptr %stream, i8 %shared) {
+  call void @check_failed()
+  %zero = icmp eq i64 %size, 0
+  br i1 %zero, label %none, label %some
+none:
+  ret ptr null
+some:
+  %a = add i64 %size, 255
+  %r = and i64 %a, -256
+  %p = call ptr @aligned_alloc(i64 256, i64 %r)
+  ret ptr %p
+}
+; Copies, fills and frees on a stream with work in flight queue behind that work.
+define void @mgpuMemFree(ptr %p, ptr %stream) {
+  %i = call i1 @idle(ptr %stream)
+  br i1 %i, label %now, label %later
+now:
+  call void @free(ptr %p)
+  ret void
+later:
+  %r = call i32 @py_enqueue(i32 3, ptr %stream, ptr %p, ptr null, i64 0)
+  call void @stop_on_error(i32 %r)
+  ret void
+}
+define void @mgpuMemcpy(ptr %dst, ptr %src, i64 %n, ptr %stream) {
+  call void @check_failed()
+  %i = call i1 @idle(ptr %stream)
+  br i1 %i, label %now, label %later
+now:
+  call void @llvm.memmove.p0.p0.i64(ptr %dst, ptr %src, i64 %n, i1 false)
+  ret void
+later:
+  %r = call i32 @py_enqueue(i32 0, ptr %stream, ptr %dst, ptr %src, i64 %n)
+  call void @stop_on_error(i32 %r)
+  ret void
+}
+"""
+
+# Host memory needs no registration: these have nothing to do.
+_NO_OPS = ("mgpuMemHostRegister(ptr %p, i64 %n)", "mgpuMemHostUnregister(ptr %p)",
+           "mgpuMemHostRegisterMemRef(i64 %rank, ptr %d, i64 %esize)",
+           "mgpuMemHostUnregisterMemRef(i64 %rank, ptr %d, i64 %esize)",
+           "mgpuSetDefaultDevice(i32 %d)")
+
+# py_enqueue kinds
+_COPY, _SET32, _SET16, _FREE = 0, 1, 2, 3
+
+
+def _memset(bits: int) -> str:
+    """``mgpuMemset{bits}``: store the low ``bits`` of the i32 value ``count`` times."""
+    value = "%v" if bits == 32 else "%w"
+    narrow = "" if bits == 32 else f"  %w = trunc i32 %v to i{bits}\n"
+    kind = _SET32 if bits == 32 else _SET16
+    return f"""define void @mgpuMemset{bits}(ptr %dst, i32 %v, i64 %count, ptr %stream) {{
+entry:
+  call void @check_failed()
+  %idle = call i1 @idle(ptr %stream)
+  br i1 %idle, label %now, label %later
+later:
+  %vp = inttoptr i32 %v to ptr
+  %r = call i32 @py_enqueue(i32 {kind}, ptr %stream, ptr %dst, ptr %vp, i64 %count)
+  call void @stop_on_error(i32 %r)
+  ret void
+now:
+{narrow}  br label %loop
+loop:
+  %i = phi i64 [0, %now], [%i1, %body]
+  %more = icmp ult i64 %i, %count
+  br i1 %more, label %body, label %done
+body:
+  %p = getelementptr i{bits}, ptr %dst, i64 %i
+  store i{bits} {value}, ptr %p
+  %i1 = add i64 %i, 1
+  br label %loop
+done:
+  ret void
+}}
+"""
+
+
+def _typed_register(kind: int, name: str) -> str:
+    """2021's ``mgpuMemHostRegisterFloat``-style helper: fill in Python (by kind number)."""
+    return f"""define void @{name}(i64 %rank, ptr %d) {{
+  %r = call i32 @py_register_typed(i32 {kind}, i64 %rank, ptr %d)
+  call void @stop_on_error(i32 %r)
+  ret void
+}}
+"""
+
+
+SHIM_IR = "".join([
+    _SHIM_HEAD,
+    *(f"define void @{sig} {{\n  ret void\n}}\n" for sig in _NO_OPS),
+    _memset(32), _memset(16),
+    *(_typed_register(k, n) for k, n in enumerate(host_register_2021.HELPER_KINDS)),
+])
+
+SYMBOLS = ("mgpuModuleLoad", "mgpuModuleUnload", "mgpuModuleGetFunction", "mgpuLaunchKernel",
+           "mgpuStreamCreate", "mgpuStreamDestroy", "mgpuStreamSynchronize",
+           "mgpuStreamWaitEvent", "mgpuEventCreate", "mgpuEventDestroy", "mgpuEventSynchronize",
+           "mgpuEventRecord", "mgpuMemAlloc", "mgpuMemFree", "mgpuMemcpy", "mgpuMemset32",
+           "mgpuMemset16", "mgpuMemHostRegister", "mgpuMemHostUnregister",
+           "mgpuMemHostRegisterMemRef", "mgpuMemHostUnregisterMemRef", "mgpuSetDefaultDevice",
+           *host_register_2021.HELPER_KINDS)
+
