@@ -38,6 +38,9 @@ OPTIONS:
                                     out-of-bounds access stops the program with its op,
                                     location, index and shape (also GPURUNNER_BOUNDS_CHECK=1)
   --march=<arch>, --mattr=<attrs>   accepted for compatibility (the host CPU is used)
+  -enable-matrix, -matrix-allow-contract, -matrix-default-layout=column-major|row-major
+                                    LLVM's options for its matrix intrinsics
+                                    (llvm.intr.matrix.*: compiled only with -enable-matrix)
   --dump-object-file, --object-filename=<file>
                                     accepted for compatibility (ignored)
   -h, --help                        this text
@@ -53,6 +56,10 @@ _VALUE_OPTS = {
     "shared-libs": "shared_libs", "backend": "backend", "pass-pipeline": "pass_pipeline",
     "march": None, "mattr": None, "mcpu": None, "object-filename": None,
 }
+# LLVM command-line options mlir-runner accepts (as LLVM's cl::opt) that change code
+# generation: name -> allowed values (flags: true/false, given bare = true).
+_LLVM_CL = {"enable-matrix": ("true", "false"), "matrix-allow-contract": ("true", "false"),
+            "matrix-default-layout": ("column-major", "row-major")}
 _FLAG_OPTS = {"print-pipeline", "print-llvm-ir", "bounds-check", "dump-object-file", "help", "h",
               "O0", "O1", "O2", "O3"}
 
@@ -80,6 +87,22 @@ def parse_args(argv: list[str]):
         name, eq, value = body.partition("=")
         if name in _FLAG_OPTS and not eq:
             flags.add(name)
+            continue
+        if name in _LLVM_CL:
+            allowed = _LLVM_CL[name]
+            if not eq and allowed[0] == "true":
+                value = "true"
+            elif not eq:
+                if i >= len(argv):
+                    raise UsageError(f"{prog}: for the --{name} option: requires a value!")
+                value = argv[i]
+                i += 1
+            value = {"1": "true", "0": "false", "True": "true", "False": "false"}.get(value,
+                                                                                     value)
+            if value not in allowed:
+                raise UsageError(f"{prog}: for the --{name} option: Cannot find option named "
+                                 f"'{value}'!")
+            opts.llvm_cl[name] = value
             continue
         if name in _VALUE_OPTS:
             if not eq:

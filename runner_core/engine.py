@@ -76,6 +76,8 @@ class RunOptions:
     env: Mapping[str, str] = field(default_factory=dict)
     print_llvm_ir: bool = False
     bounds_check: bool = False  # also GPURUNNER_BOUNDS_CHECK=1 in env
+    # LLVM command-line options given (-enable-matrix, ...): name -> value.
+    llvm_cl: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -332,7 +334,8 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
         llmod, ctx = lower_module(module, host_target(), name=os.path.basename(opts.filename),
                                   filename=opts.filename, backend=backend,
                                   options={"opt_level": opts.opt_level,
-                                           bounds.OPTION: check_bounds})
+                                           bounds.OPTION: check_bounds,
+                                           "llvm_cl": opts.llvm_cl})
     except UnsupportedError as err:
         raise with_source_line(err, text, opts.filename) from None
     info = check_entry(ctx, opts.entry, opts.entry_result)

@@ -324,7 +324,10 @@ def _gep(ctx, op):
     flags = prop(op, "noWrapFlags")
     inbounds = prop(op, "inbounds") is not None or (
         isinstance(flags, b.IntegerAttr) and flags.value.data & 1)
-    ctx.set_results(op, [ctx.builder.gep(p, idx, inbounds=bool(inbounds), source_etype=etype)])
+    res = ctx.builder.gep(p, idx, inbounds=bool(inbounds), source_etype=etype)
+    if isinstance(op.result.type, b.VectorType):  # a vector of pointers (llvmlite says ptr)
+        res.type = ctx.convert(op.result.type)
+    ctx.set_results(op, [res])
 
 
 @lowering("llvm.extractvalue")
@@ -470,6 +473,9 @@ _INTRINSIC_RULES = {
         "add", "mul", "and", "or", "xor", "smax", "smin", "umax", "umin", "fmax", "fmin",
         "fmaximum", "fminimum")},
     "vector.reduce.fadd": _by_operand(1), "vector.reduce.fmul": _by_operand(1),
+    **{f"vp.reduce.{k}": _by_operand(1) for k in (
+        "add", "mul", "and", "or", "xor", "smax", "smin", "umax", "umin", "fadd", "fmul",
+        "fmax", "fmin", "fmaximum", "fminimum")},
     **{k: _by_result_and_operand(0) for k in ("lround", "llround", "lrint", "llrint",
                                               "fptosi.sat", "fptoui.sat",
                                               "get.active.lane.mask")},
@@ -481,6 +487,7 @@ _INTRINSIC_RULES = {
     "memcpy": _mem_transfer, "memmove": _mem_transfer, "memset": _memset,
     "masked.load": _masked_load, "masked.gather": _masked_load,
     "masked.store": _masked_store, "masked.scatter": _masked_store,
+    "masked.compressstore": _by_operand(0),
     "prefetch": _prefetch,
     "trap": lambda op, args, rt: ([], args), "debugtrap": lambda op, args, rt: ([], args),
     "stacksave": lambda op, args, rt: ([PTR], args),

@@ -16,65 +16,13 @@ import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
 from . import memref_desc as md
-from .arith import dense_constant
 from .context import LoweringContext, prop
 from .elementwise import map_nd
-from .memref import element_ptr
 from .registry import lowering
-from .types import I1, I16, I32, I64, VOID
+from .types import I16, I32, I64, VOID
+from .vector_lanes import count, flatten, from_lanes, shape_of, splat, to_lanes, unflatten
 
 DYNAMIC = md.DYNAMIC
-
-
-# ------------------------------------------------------------ lanes helpers
-def shape_of(t) -> list[int]:
-    return list(t.get_shape()) if isinstance(t, b.VectorType) else []
-
-
-def to_lanes(bld: ir.IRBuilder, value: ir.Value) -> list[ir.Value]:
-    """Every scalar of a lowered (n-D) vector, row-major."""
-    t = value.type
-    if isinstance(t, ir.ArrayType):
-        out = []
-        for i in range(t.count):
-            out += to_lanes(bld, bld.extract_value(value, i))
-        return out
-    if isinstance(t, ir.VectorType):
-        return [bld.extract_element(value, ir.Constant(I32, i)) for i in range(t.count)]
-    return [value]
-
-
-def from_lanes(bld: ir.IRBuilder, lanes: list[ir.Value], t: ir.Type) -> ir.Value:
-    if isinstance(t, ir.ArrayType):
-        n = len(lanes) // t.count
-        agg = ir.Constant(t, ir.Undefined)
-        for i in range(t.count):
-            agg = bld.insert_value(agg, from_lanes(bld, lanes[i * n:(i + 1) * n], t.element), i)
-        return agg
-    if isinstance(t, ir.VectorType):
-        if all(isinstance(x, ir.Constant) for x in lanes):
-            return ir.Constant(t, list(lanes))
-        vec = ir.Constant(t, ir.Undefined)
-        for i, x in enumerate(lanes):
-            vec = bld.insert_element(vec, x, ir.Constant(I32, i))
-        return vec
-    (x,) = lanes
-    return x
-
-
-def splat(bld: ir.IRBuilder, scalar: ir.Value, t: ir.Type) -> ir.Value:
-    if isinstance(t, ir.ArrayType):
-        inner = splat(bld, scalar, t.element)
-        agg = ir.Constant(t, ir.Undefined)
-        for i in range(t.count):
-            agg = bld.insert_value(agg, inner, i)
-        return agg
-    if isinstance(scalar, ir.Constant):
-        return ir.Constant(t, [scalar] * t.count)
-    one = bld.insert_element(ir.Constant(ir.VectorType(t.element, 1), ir.Undefined), scalar,
-                             ir.Constant(I32, 0))
-    mask = ir.Constant(ir.VectorType(I32, t.count), [ir.Constant(I32, 0)] * t.count)
-    return bld.shuffle_vector(one, ir.Constant(one.type, ir.Undefined), mask)
 
 
 # --------------------------------------------------------------------- print
@@ -168,10 +116,10 @@ def _broadcast(ctx: LoweringContext, op) -> None:
     pad = len(rshape) - len(sshape)
     sshape_p = [1] * pad + sshape
     out = []
-    for flat in range(_count(rshape)):
-        idx = _unflatten(flat, rshape)
+    for flat in range(count(rshape)):
+        idx = unflatten(flat, rshape)
         sidx = [0 if sshape_p[d] == 1 else idx[d] for d in range(len(rshape))]
-        out.append(lanes[_flatten(sidx[pad:], sshape)] if sshape else lanes[0])
+        out.append(lanes[flatten(sidx[pad:], sshape)] if sshape else lanes[0])
     ctx.set_results(op, [from_lanes(bld, out, rty)])
 
 
@@ -187,39 +135,22 @@ def _from_elements(ctx: LoweringContext, op) -> None:
                                     ctx.convert(op.results[0].type))])
 
 
-@lowering("vector.step")
-def _step(ctx: LoweringContext, op) -> None:
-    t = ctx.convert(op.results[0].type)
-    ctx.set_results(op, [ir.Constant(t, [ir.Constant(t.element, i) for i in range(t.count)])])
-
-
-def _count(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
-def _unflatten(flat, shape):
-    idx = []
-    for d in reversed(shape):
-        idx.append(flat % d)
-        flat //= d
-    return list(reversed(idx))
-
-
-def _flatten(idx, shape):
-    flat = 0
-    for i, d in zip(idx, shape, strict=True):
-        flat = flat * d + i
-    return flat
-
-
 # ------------------------------------------------------- extract / insert
 def _positions(ctx, op) -> list:
+    """Static positions as ints; a dynamic one that is an `arith.constant` as well (LLVM 22's
+    convert-vector-to-llvm folds those), else its lowered value."""
     static = [int(x) for x in prop(op, "static_position").get_values()]
-    dyn = iter(ctx.get_all(op.dynamic_position))
-    return [next(dyn) if s == DYNAMIC else s for s in static]
+    dyn = iter(op.dynamic_position)
+    out = []
+    for s in static:
+        if s != DYNAMIC:
+            out.append(s)
+            continue
+        v = next(dyn)
+        owner = v.owner
+        attr = prop(owner, "value") if getattr(owner, "name", "") == "arith.constant" else None
+        out.append(attr.value.data if isinstance(attr, b.IntegerAttr) else ctx.get(v))
+    return out
 
 
 def _extract_path(bld, v, pos):
@@ -241,7 +172,9 @@ def _extract(ctx: LoweringContext, op) -> None:
     try:
         res = _extract_path(ctx.builder, ctx.get(op.vector), pos)
     except NotImplementedError:
-        raise ctx.unsupported(op, "vector.extract with a dynamic outer position") from None
+        raise ctx.unsupported(op, "vector.extract with a dynamic position before the last "
+                              "dimension (LLVM 22's convert-vector-to-llvm leaves it "
+                              "unlowered too)") from None
     if not isinstance(op.results[0].type, b.VectorType) and isinstance(res.type, ir.VectorType):
         # `vector.extract %v[] : f32 from vector<f32>`: a 0-D vector is <1 x T>.
         res = ctx.builder.extract_element(res, ir.Constant(I32, 0))
@@ -273,7 +206,9 @@ def _insert(ctx: LoweringContext, op) -> None:
     try:
         res = _insert_path(ctx.builder, ctx.get(op.dest), src, pos)
     except NotImplementedError:
-        raise ctx.unsupported(op, "vector.insert with a dynamic outer position") from None
+        raise ctx.unsupported(op, "vector.insert with a dynamic position before the last "
+                              "dimension (LLVM 22's convert-vector-to-llvm leaves it "
+                              "unlowered too)") from None
     ctx.set_results(op, [res])
 
 
@@ -334,7 +269,8 @@ _REDUCE_FLOAT = {"minnumf": "llvm.vector.reduce.fmin", "maxnumf": "llvm.vector.r
 _COMBINE_INT = {"add": "add", "mul": "mul", "and": "and_", "or": "or_", "xor": "xor"}
 
 
-def _kind(op) -> str:
+def kind_name(op) -> str:
+    """The op's vector.kind as MLIR 22 names it (2021's minf/maxf are minimumf/maximumf)."""
     k = prop(op, "kind")
     text = str(getattr(k, "data", k))
     m = re.search(r"(minnumf|maxnumf|minimumf|maximumf|minsi|maxsi|minui|maxui|add|mul|and|or|xor"
@@ -366,10 +302,14 @@ def combine(ctx: LoweringContext, kind: str, a: ir.Value, c: ir.Value) -> ir.Val
 
 @lowering("vector.reduction")
 def _reduction(ctx: LoweringContext, op) -> None:
-    v = ctx.get(op.vector)
+    ctx.set_results(op, [lower_reduction(ctx, op, ctx.get(op.vector))])
+
+
+def lower_reduction(ctx: LoweringContext, op, v: ir.Value) -> ir.Value:
+    """vector.reduction of the lowered vector ``v`` (the op's operand, or it masked)."""
     acc = ctx.get(op.acc) if op.acc is not None else None
     try:
-        kind = _kind(op)
+        kind = kind_name(op)
     except KeyError:
         raise ctx.unsupported(op, f"vector.reduction kind {prop(op, 'kind')}") from None
     vt = v.type
@@ -385,139 +325,7 @@ def _reduction(ctx: LoweringContext, op) -> None:
         res = ctx.intrinsic(_REDUCE_FLOAT[kind], elem, [v], [vt])
     if acc is not None:
         res = combine(ctx, kind, acc, res)
-    ctx.set_results(op, [res])
-
-
-# ---------------------------------------------------------- memory access
-def _vector_ptr(ctx, op, base, indices):
-    return element_ptr(ctx, base, indices, op=op)
-
-
-@lowering("vector.load")
-def _load(ctx: LoweringContext, op) -> None:
-    ptr = _vector_ptr(ctx, op, op.base, op.indices)
-    rt = ctx.convert(op.results[0].type)
-    elem_align = ctx.types.alignof(ctx.types.element(op.base.type))
-    ld = ctx.builder.load(ptr, typ=rt, align=elem_align)
-    ctx.set_results(op, [ld])
-
-
-@lowering("vector.store")
-def _store(ctx: LoweringContext, op) -> None:
-    ptr = _vector_ptr(ctx, op, op.base, op.indices)
-    st = ctx.builder.store(ctx.get(op.operands[0]), ptr)
-    st.align = ctx.types.alignof(ctx.types.element(op.base.type))
-
-
-@lowering("vector.maskedload")
-def _masked_load(ctx: LoweringContext, op) -> None:
-    ptr = _vector_ptr(ctx, op, op.base, op.indices)
-    rt = ctx.convert(op.results[0].type)
-    mask, passthru = ctx.get(op.mask), ctx.get(op.pass_thru)
-    align = ir.Constant(I32, ctx.types.alignof(rt.element))
-    ctx.set_results(op, [ctx.intrinsic("llvm.masked.load", rt, [ptr, align, mask, passthru],
-                                       [rt, ptr.type])])
-
-
-@lowering("vector.maskedstore")
-def _masked_store(ctx: LoweringContext, op) -> None:
-    ptr = _vector_ptr(ctx, op, op.base, op.indices)
-    value = ctx.get(op.value_to_store) if hasattr(op, "value_to_store") else ctx.get(
-        op.operands[-1])
-    mask = ctx.get(op.mask)
-    align = ir.Constant(I32, ctx.types.alignof(value.type.element))
-    ctx.intrinsic("llvm.masked.store", VOID, [value, ptr, align, mask], [value.type, ptr.type])
-
-
-@lowering("vector.create_mask")
-def _create_mask(ctx: LoweringContext, op) -> None:
-    rt = op.results[0].type
-    shape = shape_of(rt)
-    bounds = ctx.get_all(op.operands)
-    bld = ctx.builder
-    lanes = []
-    for flat in range(_count(shape)):
-        idx = _unflatten(flat, shape)
-        bit = ir.Constant(I1, 1)
-        for d, i in enumerate(idx):
-            lt = bld.icmp_signed("<", ir.Constant(bounds[d].type, i), bounds[d])
-            bit = lt if (isinstance(bit, ir.Constant) and bit.constant == 1) else bld.and_(bit, lt)
-        lanes.append(bit)
-    ctx.set_results(op, [from_lanes(bld, lanes, ctx.convert(rt))])
-
-
-@lowering("vector.constant_mask")
-def _constant_mask(ctx: LoweringContext, op) -> None:
-    rt = op.results[0].type
-    shape = shape_of(rt)
-    dims = [int(x) for x in prop(op, "mask_dim_sizes").get_values()]
-    vals = []
-    for flat in range(_count(shape)):
-        idx = _unflatten(flat, shape)
-        vals.append(1 if all(i < d for i, d in zip(idx, dims, strict=True)) else 0)
-    ctx.set_results(op, [dense_constant(ctx.convert(rt), vals)])
-
-
-@lowering("vector.transfer_read")
-def _transfer_read(ctx: LoweringContext, op) -> None:
-    """1-D minor-identity reads: lanes past the memref's end take the padding value."""
-    src = op.source
-    rt = op.results[0].type
-    if len(shape_of(rt)) != 1 or not isinstance(src.type, b.MemRefType):
-        raise ctx.unsupported(op, "vector.transfer_read other than 1-D from a memref")
-    bld = ctx.builder
-    pad = ctx.get(op.padding)
-    d = md.Descriptor(bld, ctx.get(src), src.type)
-    idxs = ctx.get_all(op.indices)
-    last = len(idxs) - 1
-    bound = d.size(last)
-    mask = ctx.get(op.mask) if op.mask is not None else None
-    elem = ctx.types.element(src.type)
-    lanes = []
-    for i in range(shape_of(rt)[0]):
-        pos = bld.add(idxs[last], ir.Constant(I64, i))
-        ok = bld.icmp_signed("<", pos, bound)
-        if mask is not None:
-            ok = bld.and_(ok, bld.extract_element(mask, ir.Constant(I32, i)))
-        then_b, done = ctx.new_block("tr.load"), ctx.new_block("tr.next")
-        pre = bld.block
-        bld.cbranch(ok, then_b, done)
-        bld.position_at_end(then_b)
-        p = md.element_pointer(bld, elem, d, idxs[:last] + [pos])
-        val = bld.load(p, typ=elem)
-        bld.branch(done)
-        bld.position_at_end(done)
-        phi = bld.phi(elem)
-        phi.add_incoming(val, then_b)
-        phi.add_incoming(pad, pre)
-        lanes.append(phi)
-    ctx.set_results(op, [from_lanes(bld, lanes, ctx.convert(rt))])
-
-
-@lowering("vector.transfer_write")
-def _transfer_write(ctx: LoweringContext, op) -> None:
-    vec_v, dst = op.operands[0], op.operands[1]
-    if len(shape_of(vec_v.type)) != 1 or not isinstance(dst.type, b.MemRefType):
-        raise ctx.unsupported(op, "vector.transfer_write other than 1-D to a memref")
-    bld = ctx.builder
-    d = md.Descriptor(bld, ctx.get(dst), dst.type)
-    idxs = ctx.get_all(op.indices)
-    last = len(idxs) - 1
-    bound = d.size(last)
-    mask = ctx.get(op.mask) if getattr(op, "mask", None) is not None else None
-    elem = ctx.types.element(dst.type)
-    lanes = to_lanes(bld, ctx.get(vec_v))
-    for i, lane in enumerate(lanes):
-        pos = bld.add(idxs[last], ir.Constant(I64, i))
-        ok = bld.icmp_signed("<", pos, bound)
-        if mask is not None:
-            ok = bld.and_(ok, bld.extract_element(mask, ir.Constant(I32, i)))
-        then_b, done = ctx.new_block("tw.store"), ctx.new_block("tw.next")
-        bld.cbranch(ok, then_b, done)
-        bld.position_at_end(then_b)
-        bld.store(lane, md.element_pointer(bld, elem, d, idxs[:last] + [pos]))
-        bld.branch(done)
-        bld.position_at_end(done)
+    return res
 
 
 # ------------------------------------------------------- strided slices
@@ -529,10 +337,10 @@ def _slice_lanes(src_shape, offsets, res_shape) -> list[int]:
     """Row-major source lane of each result lane of an extract_strided_slice (unit strides)."""
     k = len(offsets)
     lanes = []
-    for r in range(_count(res_shape)):
-        idx = _unflatten(r, res_shape)
+    for r in range(count(res_shape)):
+        idx = unflatten(r, res_shape)
         src = [o + i for o, i in zip(offsets, idx[:k], strict=True)] + idx[k:]
-        lanes.append(_flatten(src, src_shape))
+        lanes.append(flatten(src, src_shape))
     return lanes
 
 
@@ -559,8 +367,8 @@ def _insert_strided_slice(ctx: LoweringContext, op) -> None:
     offsets = _i64s(op, "offsets")
     padded = [1] * (len(dst_shape) - len(src_shape)) + src_shape
     # Destination lane of each source lane.
-    targets = [_flatten([o + i for o, i in zip(offsets, _unflatten(s, padded), strict=True)],
-                        dst_shape) for s in range(_count(padded))]
+    targets = [flatten([o + i for o, i in zip(offsets, unflatten(s, padded), strict=True)],
+                        dst_shape) for s in range(count(padded))]
     if isinstance(src.type, ir.VectorType) and isinstance(dst.type, ir.VectorType):
         # One shuffle: lane j of the result is the source lane landing there, else dest's.
         n = dst.type.count

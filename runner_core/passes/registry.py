@@ -84,6 +84,7 @@ def _ensure_builtins() -> None:
         from runner_core.passes import (
             async_parallel_for,  # noqa: F401  (async preparation)
             builtin_passes,  # noqa: F401  (registers on import)
+            vector_gather_lowering,  # noqa: F401
         )
 
 
@@ -124,6 +125,8 @@ _DEFERRED_NAMES = frozenset({
     "gpu-decompose-memrefs", "memref-expand", "llvm-legalize-for-export",
     "convert-gpu-launch-to-vulkan-launch", "ensure-debug-info-scope-on-llvm-func",
     "gpu-kernel-outlining-to-binary", "arith-emulate-unsupported-floats",
+    # vector lowerings towards LLVM the runner performs itself (codegen/vector_*.py).
+    "lower-vector-mask", "lower-vector-multi-reduction",
     # The runner lowers linalg on memrefs to loops itself (codegen/linalg.py).
     "convert-linalg-to-loops", "convert-linalg-to-affine-loops",
     "convert-linalg-to-parallel-loops",

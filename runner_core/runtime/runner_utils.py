@@ -18,6 +18,7 @@ import ctypes
 import math
 import struct
 
+from . import float16_utils
 from . import memref_access as ma
 from .cstdio import write_stderr, write_stdout
 from .provider import Provider, c_callback
@@ -28,7 +29,6 @@ _UNRANKED_T = ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_void_p)
 _CIFACE_T = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 _VERIFY_T = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p)
 _CIFACE_VERIFY_T = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p)
-_F16_T = ctypes.CFUNCTYPE(None, ctypes.c_uint16)
 _NANO_T = ctypes.CFUNCTYPE(ctypes.c_int64)
 
 
@@ -144,12 +144,6 @@ def verify(kind: str, actual: ma.MemRefView, expected: ma.MemRefView) -> int:
     return errors
 
 
-def _half_to_float(bits: int, bf16: bool) -> float:
-    if bf16:
-        return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
-    return struct.unpack("<e", struct.pack("<H", bits))[0]
-
-
 class RunnerUtils(Provider):
     name = "mlir_runner_utils"
     aliases = ("runner_utils",)
@@ -206,14 +200,7 @@ class RunnerUtils(Provider):
 
         add("_mlir_ciface_printMemrefVector4x4xf32", _CIFACE_T(_guard("printMemrefVector", vec4x4)))
 
-        def print_f16(bits):
-            write_stdout(ma.format_float(_half_to_float(bits, False)).encode())
-
-        def print_bf16(bits):
-            write_stdout(ma.format_float(_half_to_float(bits, True)).encode())
-
-        add("printF16", _F16_T(_guard("printF16", print_f16)))
-        add("printBF16", _F16_T(_guard("printBF16", print_bf16)))
+        syms.update(float16_utils.symbols())  # libmlir_float16_utils.so comes with it
 
         import time
 

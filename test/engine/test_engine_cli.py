@@ -301,15 +301,58 @@ def test_runtime_functions_need_their_library(tmp_path):
 # ------------------------------------------------------------- failures
 def test_unsupported_op_names_op_and_location(tmp_path):
     src = ("func.func @main() {\n  %c0 = arith.constant 0 : index\n"
-           "  %m = memref.alloc() : memref<4x4xf32>\n  %p = arith.constant 0.0 : f32\n"
-           "  %v = vector.transfer_read %m[%c0, %c0], %p : memref<4x4xf32>, vector<2x2xf32>\n"
+           "  %m = memref.alloc() : memref<4x4xf32>\n"
+           "  %k = vector.constant_mask [1, 2] : vector<2x2xi1>\n"
+           "  %p = arith.constant dense<0.0> : vector<2x2xf32>\n"
+           "  %v = vector.maskedload %m[%c0, %c0], %k, %p : memref<4x4xf32>, vector<2x2xi1>,"
+           " vector<2x2xf32> into vector<2x2xf32>\n"
            "  return\n}\n")
     res = run(tmp_path, src, "--entry-point-result=void")
     assert res.returncode != 0
     first = err(res).splitlines()[0]
-    assert first.startswith(f"{tmp_path / 'prog.mlir'}:5:8: error: unsupported: ")
-    assert "vector.transfer_read" in first
-    assert "vector.transfer_read %m" in err(res).splitlines()[1]
+    assert first.startswith(f"{tmp_path / 'prog.mlir'}:6:8: error: unsupported: ")
+    assert "vector.maskedload" in first
+    assert "vector.maskedload %m" in err(res).splitlines()[1]
+
+
+MATRIX = """
+func.func @main() {
+  %a = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]> : vector<6xf64>
+  %t = llvm.intr.matrix.transpose %a {rows = 2 : i32, columns = 3 : i32}
+      : vector<6xf64> into vector<6xf64>
+  vector.print %t : vector<6xf64>
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("flags, expected", [
+    (["-enable-matrix"], "( 1, 3, 5, 2, 4, 6 )"),
+    (["-enable-matrix=true", "-matrix-default-layout=row-major"], "( 1, 4, 2, 5, 3, 6 )"),
+    (["-enable-matrix", "-matrix-default-layout", "column-major", "-matrix-allow-contract"],
+     "( 1, 3, 5, 2, 4, 6 )"),
+])
+def test_matrix_options(tmp_path, flags, expected):
+    """LLVM's matrix options reach the lowering (outputs as LLVM 22's mlir-runner gives)."""
+    res = run(tmp_path, MATRIX, "--entry-point-result=void", RUNTIMES, *flags)
+    assert res.returncode == 0, err(res)
+    assert res.stdout.decode().strip() == expected
+
+
+def test_matrix_intrinsics_need_enable_matrix(tmp_path):
+    """Without -enable-matrix the real mlir-runner cannot compile them (it aborts): an
+    error at the op, never a run."""
+    res = run(tmp_path, MATRIX, "--entry-point-result=void", RUNTIMES)
+    assert res.returncode != 0
+    assert "prog.mlir:4:8: error: unsupported: 'llvm.intr.matrix.transpose' without " \
+           "-enable-matrix" in err(res)
+
+
+def test_matrix_layout_value_checked(tmp_path):
+    res = run(tmp_path, MATRIX, "-matrix-default-layout=diagonal")
+    assert res.returncode != 0
+    assert err(res).strip() == ("gpurunner: for the --matrix-default-layout option: Cannot find "
+                                "option named 'diagonal'!")
 
 
 def test_failing_assert_is_reported_and_the_process_survives(tmp_path):

@@ -14,6 +14,7 @@ by our runner (built-in runtime providers), and stdout must be identical
 
 from __future__ import annotations
 
+import re
 import shlex
 import subprocess
 from pathlib import Path
@@ -43,12 +44,20 @@ def _lower(path: Path) -> bytes:
     return res.stdout
 
 
+def _codegen_flags(path: Path) -> list[str]:
+    """The runner stage's options that change code generation (-O<n>, LLVM's matrix
+    options), given to both runners."""
+    argv = shlex.split(pipeline(path)[1])
+    return [a for a in argv[1:] if re.fullmatch(r"-O[0-3]|-+(enable-matrix|matrix-[\w-]+)(=.*)?",
+                                                a)]
+
+
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.stem for p in PROGRAMS])
 def test_upstream_lowering_runs_on_our_runner(path: Path, tmp_path: Path):
     from runner_core import cli
 
     lowered = _lower(path)
-    common = ["-e", "main", "--entry-point-result=void"]
+    common = ["-e", "main", "--entry-point-result=void", *_codegen_flags(path)]
     up = subprocess.run([str(LLVM / "bin/mlir-runner"), *common,
                          f"--shared-libs={','.join(REAL_LIBS.values())}"],
                         input=lowered, capture_output=True, timeout=120)

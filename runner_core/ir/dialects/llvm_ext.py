@@ -23,6 +23,7 @@ from typing import ClassVar
 
 from xdsl.dialects import llvm as _x
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
@@ -229,12 +230,42 @@ def gep_flags_text(flags: int) -> str:
     return "|".join(words)
 
 
+@irdl_op_definition
 class GEPOp(_x.GEPOp):
     """`llvm.getelementptr inbounds|nuw %p[%i, 2] : (!llvm.ptr, i64) -> !llvm.ptr, T`.
 
     MLIR 22 spells the no-wrap flags (`inbounds`, `nusw`, `nuw`, joined by
     `|`) into the `noWrapFlags` property; xDSL 0.75 knows only `inbounds`.
+    A vector index (or base) gives a vector of pointers, as upstream's gather
+    and scatter lowerings use: `(!llvm.ptr, vector<4xi32>) -> vector<4x!llvm.ptr>`.
     """
+
+    name = "llvm.getelementptr"
+    ptr = operand_def(_x.LLVMPointerType | VectorType)
+    ssa_indices = var_operand_def(IntegerType | VectorType)
+    elem_type = prop_def()
+    noWrapFlags = prop_def(IntegerAttr[IntegerType])
+    result = result_def(_x.LLVMPointerType | VectorType)
+    rawConstantIndices = prop_def(DenseArrayBase)
+    inbounds = opt_prop_def(UnitAttr)
+    traits = traits_def(NoMemoryEffect())
+
+    def verify_(self) -> None:
+        """The constant indices after the first step into arrays and structs (xDSL's check;
+        redefined because the inherited one verifies against the base's operand types)."""
+        current: Attribute = self.elem_type
+        for i, idx in enumerate(tuple(self.rawConstantIndices.iter_values())[1:], start=1):
+            if isinstance(current, _x.LLVMArrayType):
+                current = current.type
+            elif isinstance(current, _x.LLVMStructType):
+                if idx == _x.GEP_USE_SSA_VAL:
+                    raise VerifyException(f"GEP index #{i}: struct indices must be constants")
+                if not 0 <= idx < len(current.types):
+                    raise VerifyException(f"GEP index #{i}: {idx} is out of range for struct "
+                                          f"with {len(current.types)} field(s)")
+                current = current.types.data[idx]
+            else:
+                raise VerifyException(f"GEP index #{i}: cannot index into {current}")
 
     @classmethod
     def parse(cls, parser: Parser) -> GEPOp:
@@ -580,6 +611,7 @@ def _dense_array_i32(values: list[int]) -> Attribute:
 #   "bare"   `llvm.intr.X` (no operands, no results)
 #   "result" `%r = llvm.intr.X : R`;  "operand" `llvm.intr.X %p : T`
 #   "lanes"  `%r = llvm.intr.X %a, %b : A, B to R`
+#   "into"   `%r = llvm.intr.X %a attr-dict : A into R`
 INTRINSIC_SYNTAX: dict[str, str] = {
     **{n: "call" for n in (
         "round rint nearbyint roundeven trunc ceil floor fabs sqrt exp exp2 exp10 log log2 log10 "
@@ -594,13 +626,18 @@ INTRINSIC_SYNTAX: dict[str, str] = {
         "vector.reduce.mul vector.reduce.and vector.reduce.or vector.reduce.xor "
         "vector.reduce.smax vector.reduce.smin vector.reduce.umax vector.reduce.umin "
         "vector.reduce.fadd vector.reduce.fmul memcpy memmove memset prefetch is.fpclass "
-        "fptosi.sat fptoui.sat").split()},
+        "fptosi.sat fptoui.sat masked.expandload masked.compressstore").split()},
+    # Vector-predicated reductions (what masked vector.reduction lowers to).
+    **{f"vp.reduce.{k}": "generic" for k in (
+        "add mul and or xor smax smin umax umin fadd fmul fmax fmin fmaximum "
+        "fminimum").split()},
     "masked.load": "list", "masked.gather": "list",
     "masked.store": "store", "masked.scatter": "store",
     "trap": "bare", "debugtrap": "bare",
     "stacksave": "result", "stepvector": "result",
     "stackrestore": "operand",
     "get.active.lane.mask": "lanes",
+    "matrix.multiply": "list", "matrix.transpose": "into",
 }
 
 
@@ -622,7 +659,7 @@ class _IntrinsicBase(IRDLOperation):
         if syntax == "call":
             names = parser.parse_comma_separated_list(
                 parser.Delimiter.PAREN, parser.parse_unresolved_operand)
-        elif syntax in ("list", "store", "operand", "lanes"):
+        elif syntax in ("list", "store", "operand", "lanes", "into"):
             names = parser.parse_comma_separated_list(
                 parser.Delimiter.NONE, parser.parse_unresolved_operand)
         attrs = parser.parse_optional_attr_dict()
@@ -642,6 +679,10 @@ class _IntrinsicBase(IRDLOperation):
             ins, outs = [], [parser.parse_type()]
         elif syntax == "operand":
             ins, outs = [parser.parse_type()], []
+        elif syntax == "into":
+            a = parser.parse_type()
+            parser.parse_keyword("into")
+            ins, outs = [a], [parser.parse_type()]
         else:  # lanes
             a = parser.parse_type()
             parser.parse_punctuation(",")
@@ -675,6 +716,10 @@ class _IntrinsicBase(IRDLOperation):
             printer.print_attribute(self.results[0].type)
         elif syntax == "operand":
             printer.print_attribute(self.operands[0].type)
+        elif syntax == "into":
+            printer.print_attribute(self.operands[0].type)
+            printer.print_string(" into ")
+            printer.print_attribute(self.results[0].type)
         else:
             printer.print_list([o.type for o in self.operands], printer.print_attribute)
             printer.print_string(" to ")

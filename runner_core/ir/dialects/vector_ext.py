@@ -37,6 +37,10 @@ from runner_core.ir.dialects._syntax import (
     print_operands,
     resolve_operands,
 )
+from runner_core.ir.dialects.vector_contract import CONTRACT_ATTRS, CONTRACT_OPS
+from runner_core.ir.dialects.vector_memory import MEMORY_OPS
+from runner_core.ir.dialects.vector_memory import REPLACES as MEMORY_REPLACES
+from runner_core.ir.dialects.vector_shape import SHAPE_OPS
 
 
 class Punctuation(StrEnum):
@@ -401,11 +405,12 @@ class InsertStridedSliceOp(IRDLOperation):
                   [1] * len(dst_shape), [d + 1 for d in dst_shape])
 
 
-_REPLACED = {_x.PrintOp: PrintOp}
+_REPLACED = {_x.PrintOp.name: PrintOp, **MEMORY_REPLACES}
 
-Vector = Dialect("vector", [*(_REPLACED.get(op, op) for op in _x.Vector.operations),
-                            FromElementsOp, ExtractStridedSliceOp, InsertStridedSliceOp],
-                 [*_x.Vector.attributes, PunctuationAttr])
+Vector = Dialect("vector", [*(_REPLACED.get(op.name, op) for op in _x.Vector.operations),
+                            FromElementsOp, ExtractStridedSliceOp, InsertStridedSliceOp,
+                            *MEMORY_OPS, *SHAPE_OPS, *CONTRACT_OPS],
+                 [*_x.Vector.attributes, PunctuationAttr, *CONTRACT_ATTRS])
 
 __all__ = ["Vector", "ExtractStridedSliceOp", "FromElementsOp", "InsertStridedSliceOp",
            "PrintOp", "Punctuation", "PunctuationAttr"]
