@@ -243,13 +243,15 @@ class LoweringContext:
         fn = self.declare(name, ret, types)
         return self.builder.call(fn, args)
 
-    def intrinsic(self, name: str, ret: ir.Type, args: list, overload: list[ir.Type] | None = None):
-        """Call an LLVM intrinsic, mangling the name by ``overload`` types."""
+    def intrinsic(self, name: str, ret: ir.Type, args: list, overload: list[ir.Type] | None = None,
+                  fastmath: tuple[str, ...] = ()):
+        """Call an LLVM intrinsic, mangling the name by ``overload`` types (``fastmath``: the
+        call's fast-math flags, LLVM's names)."""
         full = name
         for t in overload or []:
             full += "." + _mangle(t)
         fn = self.declare(full, ret, [opaque(a.type) for a in args])
-        return self.builder.call(fn, args)
+        return self.builder.call(fn, args, fastmath=fastmath)
 
     def string_constant(self, text: str | bytes, name: str = "str") -> ir.Value:
         """Pointer to a NUL-terminated private constant (deduplicated)."""

@@ -502,7 +502,10 @@ def _lower_intrinsic(ctx: LoweringContext, op) -> None:
         raise ctx.unsupported(op, f"'{op.name}' with {len(op.results)} results")
     rt = ctx.convert(op.results[0].type) if op.results else VOID
     overload, call_args = _INTRINSIC_RULES.get(suffix, _by_result)(op, args, rt)
-    res = ctx.intrinsic(f"llvm.{suffix}", rt, call_args, overload)
+    fm = prop(op, "fastmathFlags")  # e.g. reassoc on a reduction: LLVM may then sum in a tree
+    flags = tuple(sorted(getattr(fm, "data", None) or ())) if fm is not None else ()
+    res = ctx.intrinsic(f"llvm.{suffix}", rt, call_args, overload,
+                        fastmath=tuple(f for f in flags if f != "none"))
     ctx.set_results(op, [res] if op.results else [])
 
 

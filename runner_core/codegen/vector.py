@@ -319,13 +319,39 @@ def lower_reduction(ctx: LoweringContext, op, v: ir.Value) -> ir.Value:
     elif kind in ("add", "mul"):
         start = acc if acc is not None else ir.Constant(elem, 0.0 if kind == "add" else 1.0)
         name = "llvm.vector.reduce.fadd" if kind == "add" else "llvm.vector.reduce.fmul"
-        res = ctx.intrinsic(name, elem, [start, v], [vt])
+        res = ctx.intrinsic(name, elem, [start, v], [vt], fastmath=_reduction_flags(op))
         acc = None
     else:
-        res = ctx.intrinsic(_REDUCE_FLOAT[kind], elem, [v], [vt])
-    if acc is not None:
-        res = combine(ctx, kind, acc, res)
+        res = ctx.intrinsic(_REDUCE_FLOAT[kind], elem, [v], [vt],
+                            fastmath=_reduction_flags(op))
+    if acc is not None:  # upstream: the reduced value first, then the accumulator
+        res = combine(ctx, kind, res, acc)
     return res
+
+
+def _reduction_flags(op) -> tuple[str, ...]:
+    """The fast-math flags LLVM 22 puts on a float reduction: the op's own, plus
+    ``reassoc`` where the recorded convert-vector-to-llvm had reassociate-fp-reductions
+    (which lets LLVM sum in a tree instead of in order)."""
+    fm = prop(op, "fastmath")
+    flags = set(getattr(fm, "data", ()) or ())
+    if _reassociating(op):
+        flags.add("reassoc")
+    return tuple(sorted(flags))
+
+
+def _reassociating(op) -> bool:
+    from runner_core.passes.pipeline import deferred_passes
+
+    top = op
+    while top.parent_op() is not None:
+        top = top.parent_op()
+    for text in deferred_passes(top):
+        m = re.search(r"convert-vector-to-llvm\{([^}]*)\}", text)
+        if m and re.search(r"reassociate-fp-reductions(\s*=\s*(1|true|True))?(\s|$)",
+                           m.group(1)):
+            return True
+    return False
 
 
 # ------------------------------------------------------- strided slices

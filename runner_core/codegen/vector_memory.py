@@ -89,8 +89,8 @@ def _memref_base(ctx: LoweringContext, op, base) -> None:
                                   f"bufferize tensors first)")
 
 
-def _one_d(ctx: LoweringContext, op, t) -> None:
-    if len(shape_of(t)) != 1:
+def _one_d(ctx: LoweringContext, op, t, zero_d: bool = False) -> None:
+    if len(shape_of(t)) != 1 and not (zero_d and not shape_of(t)):
         raise ctx.unsupported(op, f"{op.name} of a {t} (LLVM 22's convert-vector-to-llvm "
                                   f"lowers only 1-D vectors here)")
 
@@ -105,6 +105,7 @@ def _unit_inner_stride(ctx: LoweringContext, op, mtype: b.MemRefType) -> None:
 # --------------------------------------------------------------- plain
 @lowering("vector.load")
 def _load(ctx: LoweringContext, op) -> None:
+    _one_d(ctx, op, op.results[0].type, zero_d=True)
     ptr = element_ptr(ctx, op.base, op.indices, op=op)
     rt = ctx.convert(op.results[0].type)
     elem_align = ctx.types.alignof(ctx.types.element(op.base.type))
@@ -113,6 +114,7 @@ def _load(ctx: LoweringContext, op) -> None:
 
 @lowering("vector.store")
 def _store(ctx: LoweringContext, op) -> None:
+    _one_d(ctx, op, op.operands[0].type, zero_d=True)
     ptr = element_ptr(ctx, op.base, op.indices, op=op)
     st = ctx.builder.store(ctx.get(op.operands[0]), ptr)
     st.align = ctx.types.alignof(ctx.types.element(op.base.type))

@@ -84,8 +84,10 @@ def _ensure_builtins() -> None:
         from runner_core.passes import (
             async_parallel_for,  # noqa: F401  (async preparation)
             builtin_passes,  # noqa: F401  (registers on import)
-            vector_gather_lowering,  # noqa: F401
+            vector_gather_lowering,
         )
+
+        register_pass(**vector_gather_lowering.REGISTRATION)
 
 
 def lookup_pass(name: str) -> PassInfo:

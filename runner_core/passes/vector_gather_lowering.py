@@ -25,7 +25,7 @@ from xdsl.dialects import builtin as b
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from runner_core.codegen import memref_desc as md
-from runner_core.passes.registry import PassError, register_pass
+from runner_core.errors import RunnerError
 
 
 def _make(ctx: Context, name: str, operands, result_types, properties=None) -> Operation:
@@ -138,7 +138,7 @@ class VectorGatherLoweringPass:
             then = Block()
             if isinstance(g.base.type, b.TensorType):  # tensor.extract of the element
                 if ctx.get_optional_op("tensor.extract") is None:
-                    raise PassError("error: test-vector-gather-lowering: a vector.gather from a "
+                    raise RunnerError("error: test-vector-gather-lowering: a vector.gather from a "
                                     "tensor lowers to tensor.extract, and the embedded runner "
                                     "has no tensor dialect; run with --gpurunner-tools=system")
                 load = _make(ctx, "tensor.extract", [g.base, *offsets[:-1], pos], [elem])
@@ -170,5 +170,7 @@ def _replace(old: Operation, new: list[Operation], value: SSAValue) -> None:
     old.erase()
 
 
-register_pass("test-vector-gather-lowering", VectorGatherLoweringPass,
-              summary="lower vector.gather into conditional scalar loads (LLVM 22's test pass)")
+# What the pass registry registers (it imports this module, not the other way round).
+REGISTRATION = {"name": "test-vector-gather-lowering", "factory": VectorGatherLoweringPass,
+                "summary": "lower vector.gather into conditional scalar loads (LLVM 22's "
+                           "test pass)"}

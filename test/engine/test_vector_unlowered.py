@@ -33,6 +33,11 @@ CASES = {
   %p = arith.constant dense<0.0> : vector<2x2xf32>
   %v = vector.maskedload %m[%c0, %c0], %k, %p : memref<4x4xf32>, vector<2x2xi1>, vector<2x2xf32> into vector<2x2xf32>
   vector.print %v : vector<2x2xf32>"""),
+    "load_2d": ("vector.load", """
+  %c0 = arith.constant 0 : index
+  %m = memref.alloc() : memref<4x4xf32>
+  %v = vector.load %m[%c0, %c0] : memref<4x4xf32>, vector<2x2xf32>
+  vector.print %v : vector<2x2xf32>"""),
     "contract_max_kind": ("vector.contract", """
   %x = arith.constant dense<[1.0, 2.0]> : vector<2xf32>
   %s = arith.constant 0.0 : f32

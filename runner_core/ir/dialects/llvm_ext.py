@@ -38,6 +38,7 @@ from xdsl.irdl import (
     AnyAttr,
     AttrSizedOperandSegments,
     IRDLOperation,
+    ParsePropInAttrDict,
     VarConstraint,
     irdl_attr_definition,
     irdl_op_definition,
@@ -53,7 +54,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsTerminator, NoMemoryEffect
+from xdsl.traits import IsTerminator, NoMemoryEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from runner_core.ir.dialects._syntax import (
@@ -298,6 +299,34 @@ class GEPOp(_x.GEPOp):
         finally:
             if saved is not None:
                 self.properties["inbounds"] = saved
+
+
+@irdl_op_definition
+class SelectOp(IRDLOperation):
+    """`llvm.select %c, %a, %b : i1, T` or, lane by lane, `: vector<4xi1>, vector<4xT>` (what
+    upstream lowers a masked vector.reduction or arith.select on vectors to); xDSL 0.75 takes
+    only an i1 condition."""
+
+    name = "llvm.select"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    cond = operand_def(IntegerType | VectorType)
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    res = result_def(T)
+    fastmathFlags = prop_def(_x.FastMathAttr, default_value=_x.FastMathAttr(None))
+    traits = traits_def(Pure())
+    assembly_format = "$cond `,` $lhs `,` $rhs attr-dict `:` type($cond) `,` type($res)"
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def verify_(self) -> None:
+        c = self.cond.type
+        ok = c == IntegerType(1) or (isinstance(c, VectorType) and c.element_type ==
+                                     IntegerType(1) and isinstance(self.res.type, VectorType)
+                                     and c.get_shape() == self.res.type.get_shape())
+        if not ok:
+            raise VerifyException(f"operand #0 must be 1-bit signless integer or LLVM "
+                                  f"dialect-compatible vector of 1-bit signless integer, but "
+                                  f"got '{c}'")
 
 
 # -- atomics --------------------------------------------------------------------------
@@ -745,7 +774,7 @@ INTRINSICS: dict[str, type[Operation]] = {
 
 # -- the dialect ---------------------------------------------------------------------------
 
-_ADDED: list[type[Operation]] = [GEPOp, FCmpOp, PoisonOp, ExtractElementOp, FreezeOp, UIToFPOp, FPToSIOp,
+_ADDED: list[type[Operation]] = [GEPOp, SelectOp, FCmpOp, PoisonOp, ExtractElementOp, FreezeOp, UIToFPOp, FPToSIOp,
                                  FPToUIOp, AtomicRMWOp, CmpXchgOp, FenceOp, SwitchOp,
                                  *INTRINSICS.values()]
 _ADDED_NAMES = {op.name for op in _ADDED}
