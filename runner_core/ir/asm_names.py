@@ -127,6 +127,7 @@ RESULT_NAMES: dict[str, ResultNames] = {
     "memref.view": "view",
     "gpu.alloc": _each("memref", "asyncToken"),
     "gpu.shuffle": _each("shuffleResult", "valid"),
+    "vector.deinterleave": _each("res1", "res2"),
     "async.execute": _async_execute,
     **{f"gpu.{name}": _gpu_dimension
        for name in ("thread_id", "block_id", "block_dim", "grid_dim", "global_id",
