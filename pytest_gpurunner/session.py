@@ -52,10 +52,10 @@ class SessionState:
         if force_inprocess or mode == "inprocess" or (mode == "auto" and not integration):
             return self._inprocess
         if self._worker is None:
-            preload = ["pytest_gpurunner.shell", "pytest_gpurunner.filecheck_tool",
-                       "filecheck.matcher"]
-            preload += sorted({t.partition(":")[0] for t in self.settings.tools.embedded.values()
-                               if isinstance(t, str) and ":" in t})
+            # The tool table's modules, warmed before the first test needs them (the
+            # worker imports the shell itself).
+            preload = sorted({t.partition(":")[0] for t in self.settings.tools.embedded.values()
+                              if isinstance(t, str) and ":" in t})
             self._worker = WorkerExecutor(preload=preload, log_dir=str(self.tmp_base()))
         return self._worker
 

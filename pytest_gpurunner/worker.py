@@ -32,7 +32,10 @@ def main(argv: list[str]) -> int:
     # A fatal signal then leaves a Python stack in the log, which the parent shows.
     faulthandler.enable()
     for module in argv[3:]:
-        try:  # warm imports; a failure surfaces later, in the test that needs the module
+        # The tool table's modules, warmed.  One that does not import (a user's tool, an
+        # optional package) is the business of the test that runs it: the tool table
+        # says why there (or falls back to an executable in auto mode).
+        try:
             importlib.import_module(module)
         except Exception:
             pass
