@@ -84,7 +84,14 @@ class Interrupts:
         return FORWARD in self._saved
 
     def uninstall(self) -> None:
-        if threading.current_thread() is not threading.main_thread():
+        """Give the signals back, unless an interrupt already came.
+
+        Once interrupted the process is ending; a second Ctrl-C during the rest of
+        its shutdown must still end it at once with 128 + the signal, not as
+        Python's default handler would (a ``KeyboardInterrupt`` in the middle of
+        interpreter teardown, or death by the signal), whichever moment it hits.
+        """
+        if threading.current_thread() is not threading.main_thread() or self.count:
             return
         for signum, previous in self._saved.items():
             signal.signal(signum, previous)
