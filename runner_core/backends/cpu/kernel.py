@@ -218,6 +218,42 @@ class CpuKernelHooks(KernelHooks):
         fn = ctx.declare("printf", I32, [PTR], var_arg=True)
         ctx.builder.call(fn, [ctx.string_constant(fmt, "printf_format"), *args])
 
+    def device_assert(self, ctx, msg, file, line, func):
+        """CUDA's device-side assertion: the line its driver prints, then this thread ends.
+
+        The launch is marked (``L_ASSERTED``): the provider then behaves as CUDA's
+        context does after ``CUDA_ERROR_ASSERT``.  In a kernel the thread returns
+        (other threads go on, as the lanes of a warp that did not fail do); in a
+        device function it cannot, so the worker unwinds (its remaining blocks do
+        not run).
+        """
+        bld = ctx.builder
+        launch = bld.load(bld.gep(self._block(ctx), [ir.Constant(I64, L.B_LAUNCH)],
+                                  source_etype=I64), typ=PTR)
+        bld.atomic_rmw("xchg", bld.gep(launch, [ir.Constant(I64, L.L_ASSERTED)],
+                                       source_etype=I64), ir.Constant(I64, 1), "monotonic")
+        fmt = (b"%s:%d: %s: block: [%lld,%lld,%lld], thread: [%lld,%lld,%lld] "
+               b"Assertion `%s` failed.\n")
+        err = ctx.module.globals.get("stderr")
+        if err is None:
+            err = ir.GlobalVariable(ctx.module, PTR, "stderr")
+            err.linkage = "external"
+        ids = [bld.zext(v, I64) if v.type != I64 else v
+               for v in [self.block_id(ctx, d) for d in range(3)]
+               + [self.thread_id(ctx, d) for d in range(3)]]
+        fprintf = ctx.declare("fprintf", I32, [PTR, PTR], var_arg=True)
+        bld.call(fprintf, [bld.load(err, typ=PTR), ctx.string_constant(fmt, "assert_format"),
+                           ctx.string_constant(file, "assert_file_"), ir.Constant(I32, line),
+                           ctx.string_constant(func, "assert_func_"), *ids,
+                           ctx.string_constant(msg, "assert_message_")])
+        if id(ctx.function) in self._hidden:
+            bld.ret_void()
+            return
+        unwind = ctx.declare("_gpurunner_assert_fail", VOID, [PTR, PTR])
+        bld.call(unwind, [ctx.string_constant(msg, "assert_message_"),
+                          ctx.string_constant("", "assert_loc")])
+        bld.unreachable()
+
     # -- module end: entry points and descriptors -----------------------------
     def finish_module(self, ctx, kernels: list[KernelInfo]) -> None:
         self.descriptors: dict[str, int] = {}

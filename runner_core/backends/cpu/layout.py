@@ -54,7 +54,8 @@ L_FAILED_BLOCK = 12
 L_CHUNK = 13       # blocks claimed at a time (amortises the shared counter)
 L_PERM_MUL = 14    # perturbation (GPURUNNER_PERTURB): claim i runs block (i*MUL + ADD) % total;
 L_PERM_ADD = 15    # MUL = 0 (the default) keeps the linear order
-LAUNCH_SLOTS = 16
+L_ASSERTED = 16    # set by a thread whose cf.assert failed (CUDA's device-side assert)
+LAUNCH_SLOTS = 17
 
 # Worker record: what one OS thread allocated for a launch (freed by release()).
 W_LAUNCH = 0

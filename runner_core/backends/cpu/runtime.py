@@ -158,11 +158,13 @@ class CpuGpuRuntime(Provider):
         self._callbacks = list(cbs.values())
         imports = {k: ctypes.cast(v, ctypes.c_void_p).value for k, v in cbs.items()}
         imports[ASSERT_FAIL] = core().symbols[ASSERT_FAIL]
-        own = ("gpurunner_cpu_publish", "gpurunner_cpu_failed")
+        own = ("gpurunner_cpu_publish", "gpurunner_cpu_failed", "gpurunner_cpu_poisoned")
         self._shim = compile_ir(SHIM_IR, opt=2, exports=SYMBOLS + own, imports=imports,
                                 name="gpurunner_cpu_gpu")
         self._publish_fn = _PUBLISH_T(self._shim.address("gpurunner_cpu_publish"))
         self._failed_flag = ctypes.c_int64.from_address(self._shim.address("gpurunner_cpu_failed"))
+        self._poisoned_flag = ctypes.c_int64.from_address(
+            self._shim.address("gpurunner_cpu_poisoned"))
         return {k: v for k, v in self._shim.addresses.items() if k in SYMBOLS}
 
     def start_run(self, run) -> None:
@@ -174,6 +176,7 @@ class CpuGpuRuntime(Provider):
         self._perturb = random.Random(f"{seed}:cpu-blocks") if seed else None
         self.symbols()
         self._failed_flag.value = 0
+        self._poisoned_flag.value = 0
         self.streams.start_run(seed, _perturb_max_us(self._env))
 
     def finish_run(self, run) -> None:
@@ -379,6 +382,11 @@ class CpuGpuRuntime(Provider):
         for f in futures:
             if not f.cancelled():
                 f.result()
+        if launch[L.L_ASSERTED]:
+            # CUDA's device-side assert: the context is unusable from now on (every
+            # later runtime call reports CUDA_ERROR_ASSERT, as upstream's wrappers do).
+            self._poisoned_flag.value = 1
+            failures = [f for f in failures if not f.startswith(_ASSERT_UNWIND)]
         if failures or launch[L.L_FAILED]:
             msg = failures[0] if failures else "error: GPU kernel @{kernel} failed"
             if msg.startswith("error:"):
@@ -409,13 +417,17 @@ class CpuGpuRuntime(Provider):
         addr = ctypes.addressof(worker)
         try:
             asserted = the_core.invoke(rt.symbols["gpurunner_cpu_run_blocks"], addr)
-            if asserted:
+            launch = ctypes.cast(worker[L.W_LAUNCH],
+                                 ctypes.POINTER(ctypes.c_int64 * L.LAUNCH_SLOTS)).contents
+            if asserted and launch[L.L_ASSERTED]:
+                # A device function's failing cf.assert (printed already) unwound the
+                # worker: its other blocks do not run, as a trapped GPU would not.
+                failures.append(_ASSERT_UNWIND)
+            elif asserted:
                 msg, loc = the_core.last_failure()
                 where = f"{loc}: " if loc else ""
                 failures.append(f"{where}error: 'cf.assert' failed in GPU kernel @{{kernel}}: "
                                 f"{msg}")
-                launch = ctypes.cast(worker[L.W_LAUNCH],
-                                     ctypes.POINTER(ctypes.c_int64 * L.LAUNCH_SLOTS)).contents
                 launch[L.L_FAILED] = 1
             elif worker[L.W_WAITING_BLOCK] or worker[L.W_WAITING_WARP]:
                 bid = tuple(worker[L.W_FAILED_BID + d] for d in range(3))
@@ -428,6 +440,9 @@ class CpuGpuRuntime(Provider):
                     f"subgroup operations)")
         finally:
             rt.function("gpurunner_cpu_release", None, ctypes.c_void_p)(addr)
+
+
+_ASSERT_UNWIND = "device-side assert"
 
 
 def _copy_params(params: int | None, sizes: tuple[int, ...]):

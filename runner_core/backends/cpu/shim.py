@@ -11,7 +11,9 @@ program with the message (``stop_on_error``).
 
 from __future__ import annotations
 
-from runner_core.runtime import host_register_2021
+import re
+
+from runner_core.runtime import host_register_2021, mgpu_reports
 
 _SHIM_HEAD = r"""
 declare ptr @aligned_alloc(i64, i64)
@@ -292,12 +294,91 @@ def _typed_register(kind: int, name: str) -> str:
 """
 
 
-SHIM_IR = "".join([
+_POISON_HEAD = r"""
+; Set (by the provider) once a kernel's cf.assert failed: CUDA's context is then
+; unusable, every call fails and upstream's wrappers report it on stderr.
+@gpurunner_cpu_poisoned = global i64 0
+@stderr = external global ptr
+declare i32 @fprintf(ptr, ptr, ...)
+@report.fmt = private unnamed_addr constant [23 x i8] c"'%s' failed with '%s'\0A\00"
+@report.name = private unnamed_addr constant [18 x i8] c"CUDA_ERROR_ASSERT\00"
+define internal i1 @poisoned() {
+  %p = load atomic i64, ptr @gpurunner_cpu_poisoned monotonic, align 8
+  %bad = icmp ne i64 %p, 0
+  ret i1 %bad
+}
+define internal void @report(ptr %call) cold noinline {
+  %f = load ptr, ptr @stderr
+  %r = call i32 (ptr, ptr, ...) @fprintf(ptr %f, ptr @report.fmt, ptr %call, ptr @report.name)
+  ret void
+}
+"""
+_DEFINE = re.compile(r"define (void|ptr|i32) @(mgpu\w+)\(([^)]*)\) \{")
+# Calls that wait for work: a failure of that work is reported by the call itself.
+_WAITS = ("mgpuStreamSynchronize", "mgpuEventSynchronize")
+
+
+def _poisonable(text: str) -> str:
+    """Each exported ``mgpu*`` function behind a check of ``@gpurunner_cpu_poisoned``.
+
+    ``@mgpuX`` becomes ``@mgpuX.live``; the new ``@mgpuX`` does nothing but
+    print upstream's report (:mod:`runner_core.runtime.mgpu_reports`) once the
+    context is poisoned, and returns null.
+    """
+    wrappers, consts = [], []
+
+    def const(call: str) -> str:
+        name = f"@report.{len(consts)}"
+        data = call.encode() + b"\0"
+        body = "".join(chr(c) if 32 <= c < 127 and c not in (34, 92) else f"\\{c:02X}"
+                       for c in data)
+        consts.append(f'{name} = private unnamed_addr constant [{len(data)} x i8] c"{body}"')
+        return name
+
+    def wrap(m: re.Match) -> str:
+        ret, name, params = m.group(1), m.group(2), m.group(3)
+        call = mgpu_reports.CALLS.get(name) or mgpu_reports.CALLS.get(
+            name.replace("Float", "MemRef").replace("Int32", "MemRef"))
+        if name.startswith("mgpuMemHostRegister") and call is None:
+            call = mgpu_reports.CALLS["mgpuMemHostRegister"]
+        args = ", ".join(" ".join(p.split()) for p in params.split(","))
+        zero = {"void": "void", "ptr": "ptr null", "i32": "i32 0"}[ret]
+        report = f"  call void @report(ptr {const(call)})\n" if call else ""
+        if name == "mgpuMemAlloc":  # managed memory is another driver call
+            report = (f"  %managed = icmp ne i8 %shared, 0\n"
+                      f"  %which = select i1 %managed, ptr "
+                      f"{const(mgpu_reports.CALLS['mgpuMemAlloc:shared'])}, ptr "
+                      f"{const(call)}\n  call void @report(ptr %which)\n")
+        live = f"call {ret} @{name}.live({args})" if args.strip() else f"call {ret} @{name}.live()"
+        after = ""
+        if name in _WAITS and call:
+            after = (f"  %late = call i1 @poisoned()\n  br i1 %late, label %failed, label %out\n"
+                     f"failed:\n  call void @report(ptr {const(call)})\n  br label %out\nout:\n")
+        result = "void" if ret == "void" else f"{ret} %r"
+        keep = "" if ret == "void" else "%r = "
+        wrappers.append(f"""define {ret} @{name}({params}) {{
+entry:
+  %dead = call i1 @poisoned()
+  br i1 %dead, label %poisoned, label %live
+poisoned:
+{report}  ret {zero}
+live:
+  {keep}{live}
+{after}  ret {result}
+}}
+""")
+        return f"define internal {ret} @{name}.live({params}) {{"
+
+    body = _DEFINE.sub(wrap, text)
+    return _POISON_HEAD + "\n".join(consts) + "\n" + body + "".join(wrappers)
+
+
+SHIM_IR = _poisonable("".join([
     _SHIM_HEAD,
     *(f"define void @{sig} {{\n  ret void\n}}\n" for sig in _NO_OPS),
     _memset(32), _memset(16),
     *(_typed_register(k, n) for k, n in enumerate(host_register_2021.HELPER_KINDS)),
-])
+]))
 
 SYMBOLS = ("mgpuModuleLoad", "mgpuModuleUnload", "mgpuModuleGetFunction", "mgpuLaunchKernel",
            "mgpuStreamCreate", "mgpuStreamDestroy", "mgpuStreamSynchronize",

@@ -144,3 +144,13 @@ class NVPTXHooks(gpu_device.KernelHooks):
             agg = bld.insert_value(agg, a, i)
         bld.store(agg, slot)  # a struct: the layout a C caller of vprintf builds
         bld.call(vprintf, [fmt_ptr, slot])
+
+    def device_assert(self, ctx, msg, file, line, func):
+        """CUDA's ``__assertfail`` (resolved by the driver's JIT linker, like ``vprintf``)."""
+        bld = ctx.builder
+        fn = ctx.declare("__assertfail", ir.VoidType(), [PTR, PTR, I32, PTR, I64])
+        fn.attributes.add("noreturn")
+        bld.call(fn, [ctx.string_constant(msg, "assert_message_"),
+                      ctx.string_constant(file, "assert_file_"), ir.Constant(I32, line),
+                      ctx.string_constant(func, "assert_func_"), ir.Constant(I64, 1)])
+        bld.unreachable()

@@ -1,0 +1,54 @@
+"""What upstream's CUDA runtime wrappers print when a driver call fails.
+
+Upstream's ``mgpu*`` functions do not stop the program on a CUDA error: each
+wraps its driver call in a macro that prints ``'<call>' failed with
+'<CUresult name>'`` on stderr and goes on.  After a device-side assertion
+(``CUDA_ERROR_ASSERT``, sticky) every later call fails that way, and tests
+such as upstream's GPU ``assert`` test run to the end with exit status 0.
+Both of our backends reproduce that: the cuda backend when the driver
+returns the error, the cpu backend, which emulates the assertion, for every
+runtime call after it.  The call texts below are the C expressions as the
+macro stringifies them (one space between tokens, comments dropped).
+"""
+
+from __future__ import annotations
+
+CUDA_ERROR_ASSERT = 710
+ASSERT_NAME = "CUDA_ERROR_ASSERT"
+
+# mgpu function -> the driver call it reports (None: no driver call to fail).
+CALLS: dict[str, str | None] = {
+    "mgpuModuleLoad": "cuModuleLoadData(&module, data)",
+    "mgpuModuleUnload": "cuModuleUnload(module)",
+    "mgpuModuleGetFunction": "cuModuleGetFunction(&function, module, name)",
+    "mgpuLaunchKernel": "cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, "
+                        "blockZ, smem, stream, params, extra)",
+    "mgpuStreamCreate": "cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING)",
+    "mgpuStreamDestroy": "cuStreamDestroy(stream)",
+    "mgpuStreamSynchronize": "cuStreamSynchronize(stream)",
+    "mgpuStreamWaitEvent": "cuStreamWaitEvent(stream, event, 0)",
+    "mgpuEventCreate": "cuEventCreate(&event, CU_EVENT_DISABLE_TIMING)",
+    "mgpuEventDestroy": "cuEventDestroy(event)",
+    "mgpuEventSynchronize": "cuEventSynchronize(event)",
+    "mgpuEventRecord": "cuEventRecord(event, stream)",
+    "mgpuMemAlloc": "cuMemAlloc(&ptr, sizeBytes)",
+    "mgpuMemAlloc:shared": "cuMemAllocManaged(&ptr, sizeBytes, CU_MEM_ATTACH_GLOBAL)",
+    "mgpuMemFree": "cuMemFree(reinterpret_cast<CUdeviceptr>(ptr))",
+    "mgpuMemcpy": "cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst), "
+                  "reinterpret_cast<CUdeviceptr>(src), sizeBytes, stream)",
+    "mgpuMemset32": "cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value, count, stream)",
+    "mgpuMemset16": "cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value, count, stream)",
+    "mgpuMemHostRegister": "cuMemHostRegister(ptr, sizeBytes, 0)",
+    "mgpuMemHostRegisterMemRef": "cuMemHostRegister(ptr, sizeBytes, 0)",
+    "mgpuMemHostUnregister": "cuMemHostUnregister(ptr)",
+    "mgpuMemHostUnregisterMemRef": "cuMemHostUnregister(ptr)",
+    "mgpuSetDefaultDevice": None,
+}
+
+
+def report_line(mgpu: str, error_name: str = ASSERT_NAME) -> str | None:
+    """The line upstream's wrapper ``mgpu`` prints when its driver call fails."""
+    call = CALLS.get(mgpu)
+    if call is None:
+        return None
+    return f"'{call}' failed with '{error_name}'\n"
