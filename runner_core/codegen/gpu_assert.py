@@ -59,6 +59,8 @@ def _device_assert(ctx: LoweringContext, op) -> None:
     bld.cbranch(cond, ok, fail)
     bld.position_at_end(fail)
     msg = op.msg.data if hasattr(op.msg, "data") else str(op.msg)
-    file, line, func = assert_site(getattr(op, "location", None))
+    from runner_core.passes.assert_sites import recorded_site
+
+    file, line, func = recorded_site(op) or assert_site(getattr(op, "location", None))
     emit(ctx, msg, file, line, func)
     bld.position_at_end(ok)

@@ -246,7 +246,10 @@ class _LocatingParser(Parser):
             raise
         finally:
             self.op_starts.pop()
-        if isinstance(op.location, UnknownLoc):
+        # An explicit trailing ``loc(unknown)`` stays unknown (cf.assert in a kernel
+        # reports "(unknown)" then, as upstream); a missing location is the op's own.
+        if isinstance(op.location, UnknownLoc) and not re.search(
+                r"loc\(\s*unknown\s*\)\s*$", self.source.text[name_at:self.pos]):
             loc = self.source.location(name_at)
             op.location = FileLineColLoc(self._file_attr, IntAttr(loc.line), IntAttr(loc.column))
         return op

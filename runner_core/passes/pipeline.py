@@ -209,6 +209,9 @@ def run_pipeline(module: ModuleOp, spec: NestSpec | str, ctx: Context | None = N
     _run_nest(module, spec, ctx, deferred, path=[])
     if deferred:
         record_deferred(module, deferred)
+        from runner_core.passes.assert_sites import record_assert_sites
+
+        record_assert_sites(module)
     return deferred
 
 

@@ -79,7 +79,7 @@ def test_corpus_covers_every_kind_of_bad_input():
         "shared libraries": {"shared_lib_missing", "shared_lib_not_elf", "unresolved_external"},
         "unsupported in kernels": {"unsupported_in_kernel", "host_op_in_kernel",
                                    "async_in_kernel"},
-        "failing cf.assert": {"assert_host", "assert_kernel", "assert_async"},
+        "failing cf.assert": {"assert_host", "assert_async"},
     }
     for kind, needed in kinds.items():
         assert needed <= names, (kind, needed - names)
@@ -271,7 +271,7 @@ def test_run_script_mistakes_through_the_plugin(project):
 
 def test_corpus_failure_report_through_the_plugin(project):
     """Without ``not`` the corpus file fails; the report shows the diagnostic and its place."""
-    chosen = ["if_yield_type", "unknown_dialect_type", "assert_kernel", "bounds_off_by_one"]
+    chosen = ["if_yield_type", "unknown_dialect_type", "assert_host", "bounds_off_by_one"]
     expected = {}
     for name in chosen:
         text = (BAD_DIR / f"{name}.mlir").read_text()

@@ -119,9 +119,9 @@ func.func @main() {
   return
 }
 """, "'cf.assert' failed: planted"),
-    "failing_assert_in_kernel": (RUN + KERNEL.replace("BODY", """\
-%f = arith.constant false
-      cf.assert %f, "planted in a kernel\""""), "'cf.assert' failed in GPU kernel @k: planted"),
+    # (A failing cf.assert in a kernel is CUDA's device-side assert: upstream's runner
+    # prints the driver's lines and exits 0, so it is no fault; see
+    # test/cpu_backend/test_device_assert.py.)
     "out_of_bounds_in_kernel": (RUN + " --bounds-check" + KERNEL.replace("BODY", """\
 %t = gpu.thread_id x
       %one = arith.constant 1 : index
