@@ -12,20 +12,40 @@ lowering is deferred (:func:`record_assert_sites`), read by
 
 from __future__ import annotations
 
+from xdsl.dialects import builtin as b
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr, i32
 from xdsl.ir import Operation
 
 SITE_ATTR = "gpurunner.assert_site"
+UNKNOWN = "(unknown)"
+
+
+def assert_site(loc) -> tuple[str, int, str]:
+    """(file, line, function) of a location, as upstream's ``__assertfail`` lowering reads it.
+
+    Call sites are followed to their callee; a file location gives the file
+    and line (the function is unknown); a name location gives the function
+    and, when its child is a file location, the file and line.
+    """
+    while isinstance(loc, b.CallSiteLoc):
+        loc = loc.callee
+    if isinstance(loc, b.FileLineColLoc):
+        return loc.filename.data, loc.line.data, UNKNOWN
+    if isinstance(loc, b.NameLoc):
+        child = loc.location
+        name = loc.desc.data
+        if isinstance(child, b.FileLineColLoc):
+            return child.filename.data, child.line.data, name
+        return UNKNOWN, 0, name
+    return UNKNOWN, 0, UNKNOWN
 
 
 def record_assert_sites(module: Operation) -> None:
-    from runner_core.codegen.gpu_assert import assert_site
-
     for op in module.walk():
         if op.name != "cf.assert" or SITE_ATTR in op.attributes:
             continue
         parent = op.parent_op()
-        while parent is not None and parent.name != "gpu.module":
+        while parent is not None and parent.name not in ("gpu.module", "gpu.launch"):
             parent = parent.parent_op()
         if parent is None:
             continue

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from runner_core.codegen.gpu_assert import assert_site
+from runner_core.passes.assert_sites import assert_site
 from runner_core.ir.parse import parse_source_ex
 
 from .runner import LLVM_BIN, run
@@ -141,3 +141,30 @@ def test_next_run_starts_clean():
     res = run(_program("in_callee").replace("%false = arith.constant false",
                                             "%false = arith.constant true"))
     assert res.returncode == 0 and res.stderr == b"", res.stderr.decode()
+
+
+def test_site_kept_through_embedded_mlir_opt_for_gpu_launch_bodies():
+    """mlir-opt prints no locations: the site it knew reaches the runner as an attribute."""
+    from runner_core.opt import tool_main as opt_main
+
+    src = """func.func @main() {
+  %c1 = arith.constant 1 : index
+  %false = arith.constant false
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    cf.assert %false, "in a launch body" loc("body.cc":77:1)
+    gpu.terminator
+  }
+  return
+}
+"""
+    import os
+
+    res = opt_main(["mlir-opt", "-", "-gpu-lower-to-nvvm-pipeline"], src.encode(),
+                   dict(os.environ), os.getcwd())
+    assert res.returncode == 0, res.stderr
+    assert b"loc(" not in res.stdout
+    out = run(res.stdout.decode(), libs="mlir_cuda_runtime")
+    assert out.returncode == 0, out.stderr.decode()
+    assert out.stderr.decode().startswith(CUDA_LINE.format(
+        file="body.cc", line=77, func="(unknown)", b="0,0,0", t="0,0,0", msg="in a launch body"))
