@@ -35,11 +35,7 @@ KNOWN_CYCLES: dict[frozenset[str], str] = {
                "runner_core.passes.outlining", "runner_core.passes.registry"}):
         "issue 16: the pass table listed once",
 }
-KNOWN_OVERSIZE: dict[str, str] = {
-    "runner_core/backends/cuda/runtime.py": "issue 16: split by job",
-    "runner_core/codegen/gpu_device.py": "issue 16: split by job",
-    "runner_core/ir/dialects/gpu.py": "issue 16: split by job",
-}
+KNOWN_OVERSIZE: dict[str, str] = {}
 
 pytestmark = pytest.mark.unit
 

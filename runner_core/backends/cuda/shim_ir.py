@@ -1,0 +1,376 @@
+"""The cuda runtime's hot paths as LLVM IR text (launch, function lookup, memcpy/memset,
+alloc/free, streams, events), with the driver entry points and Python callbacks
+they call; compiled once per process by the host JIT (see :mod:`.runtime`)."""
+
+from __future__ import annotations
+
+import ctypes
+
+from .sites import SITE
+
+CUDA_ERROR_INVALID_VALUE = 1
+CU_STREAM_NON_BLOCKING = 1
+CU_EVENT_DISABLE_TIMING = 2
+CU_MEM_ATTACH_GLOBAL = 1
+CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+# Streams one run may create before the pool stops tracking them.
+POOL = 4096
+_POOL_GLOBALS = ("streams.free", "streams.free_count", "streams.all", "streams.all_count")
+
+# Driver entry points the IR calls, with their LLVM signatures.
+_DRIVER_DECLS = {
+    "cuCtxGetCurrent": "i32 (ptr)",
+    "cuCtxSetCurrent": "i32 (ptr)",
+    "cuModuleGetFunction": "i32 (ptr, ptr, ptr)",
+    "cuLaunchKernel": "i32 (ptr, i32, i32, i32, i32, i32, i32, i32, ptr, ptr, ptr)",
+    "cuFuncSetAttribute": "i32 (ptr, i32, i32)",
+    "cuStreamCreate": "i32 (ptr, i32)",
+    "cuStreamDestroy": "i32 (ptr)",
+    "cuStreamSynchronize": "i32 (ptr)",
+    "cuStreamWaitEvent": "i32 (ptr, ptr, i32)",
+    "cuEventCreate": "i32 (ptr, i32)",
+    "cuEventDestroy": "i32 (ptr)",
+    "cuEventSynchronize": "i32 (ptr)",
+    "cuEventRecord": "i32 (ptr, ptr)",
+    "cuMemAlloc": "i32 (ptr, i64)",
+    "cuMemAllocManaged": "i32 (ptr, i64, i32)",
+    "cuMemFree": "i32 (ptr)",
+    "cuMemcpyAsync": "i32 (ptr, ptr, i64, ptr)",
+    "cuMemsetD32Async": "i32 (ptr, i32, i64, ptr)",
+    "cuMemsetD16Async": "i32 (ptr, i32, i64, ptr)",
+}
+_PREFIX = "gpurunner.cu."
+
+# Cold paths implemented in Python: (symbol, restype, argtypes).
+_PY_CALLBACKS = {
+    "mgpuModuleLoad": (ctypes.c_void_p, (ctypes.c_void_p, ctypes.c_uint64)),
+    "mgpuModuleLoadJIT": (ctypes.c_void_p, (ctypes.c_void_p, ctypes.c_int32, ctypes.c_uint64)),
+    "mgpuModuleUnload": (None, (ctypes.c_void_p,)),
+    "mgpuMemHostRegister": (None, (ctypes.c_void_p, ctypes.c_uint64)),
+    "mgpuMemHostRegisterMemRef": (None, (ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)),
+    "mgpuMemHostUnregister": (None, (ctypes.c_void_p,)),
+    # 2021 typed helpers (host_register_2021): fill, then register.
+    "mgpuMemHostRegisterFloat": (None, (ctypes.c_int64, ctypes.c_void_p)),
+    "mgpuMemHostRegisterInt32": (None, (ctypes.c_int64, ctypes.c_void_p)),
+    "mgpuMemHostUnregisterMemRef": (None, (ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)),
+    "mgpuSetDefaultDevice": (None, (ctypes.c_int32,)),
+}
+_REPORT = "gpurunner.cuda.report"
+_TRACK = "gpurunner.cuda.track"
+_CTX_GLOBAL = "gpurunner_cuda_context"
+_PERTURB = "gpurunner.cuda.perturb"
+_PERTURB_GLOBAL = "gpurunner_cuda_perturb"
+_LAST_FN_GLOBAL = "gpurunner_cuda_last_function"
+
+
+# The mgpu functions defined in IR by _runtime_ir (the rest are Python callbacks).
+HOT_FUNCTIONS = ("mgpuModuleGetFunction", "mgpuLaunchKernel", "mgpuStreamCreate",
+                 "mgpuStreamDestroy", "mgpuStreamSynchronize", "mgpuStreamWaitEvent",
+                 "mgpuEventCreate", "mgpuEventDestroy", "mgpuEventSynchronize",
+                 "mgpuEventRecord", "mgpuMemAlloc", "mgpuMemFree", "mgpuMemcpy",
+                 "mgpuMemset32", "mgpuMemset16")
+
+
+def _runtime_ir() -> str:
+    """The hot-path functions, as LLVM IR text."""
+    s = SITE
+    decls = "\n".join(f"declare {sig.split(' ', 1)[0]} @\"{_PREFIX}{name}\""
+                      f"{sig.split(' ', 1)[1]}" for name, sig in _DRIVER_DECLS.items())
+
+    def cu(name):
+        return f'@"{_PREFIX}{name}"'
+
+    def checked(call: str, site: str, arg: str = "ptr null", tag: str = "") -> str:
+        """Call, then report a failure to Python (which may unwind the run)."""
+        t = tag or "".join(ch if ch.isalnum() else "_" for ch in site)
+        return f"""
+  %r.{t} = call i32 {call}
+  %bad.{t} = icmp ne i32 %r.{t}, 0
+  br i1 %bad.{t}, label %fail.{t}, label %ok.{t}
+fail.{t}:
+  call void @report(i32 %r.{t}, i32 {s[site]}, {arg})
+  br label %ok.{t}
+ok.{t}:"""
+
+    def forward(signature: str, driver: str, args: str, *, arg: str = "ptr null",
+                stream: str = "", before: str = "") -> str:
+        """``define void signature``: make the context current, give perturbation its
+        chance on ``stream`` (when named), run the ``before`` instruction, then the
+        checked driver call ``driver(args)``; a failure is reported with ``arg``."""
+        site = f"{signature.split('(', 1)[0]}:{driver}"
+        perturb = f"  call void @perturb(i32 {s[site]}, ptr {stream})\n" if stream else ""
+        before = f"  {before}\n" if before else ""
+        return f"""define void @{signature} {{
+entry:
+  call void @ensure_ctx()
+{perturb}{before}  {checked(f"{cu(driver)}({args})", site, arg).strip()}
+  ret void
+}}
+"""
+
+    return f"""
+@{_CTX_GLOBAL} = global ptr null
+@{_LAST_FN_GLOBAL} = global ptr null
+@{_PERTURB_GLOBAL} = global i32 0
+@streams.lock = internal global i32 0
+@streams.free = global [{POOL} x ptr] zeroinitializer
+@streams.free_count = global i64 0
+@streams.all = global [{POOL} x ptr] zeroinitializer
+@streams.all_count = global i64 0
+@msg = private unnamed_addr constant [11 x i8] c"CUDA error\\00"
+{decls}
+declare i32 @"{_REPORT}"(i32, i32, ptr)
+declare void @"{_TRACK}"(i32, ptr, i64)
+declare void @"{_PERTURB}"(i32, ptr)
+declare void @_gpurunner_assert_fail(ptr, ptr)
+
+define internal void @report(i32 %code, i32 %site, ptr %arg) noinline cold {{
+entry:
+  %u = call i32 @"{_REPORT}"(i32 %code, i32 %site, ptr %arg)
+  %unwind = icmp ne i32 %u, 0
+  br i1 %unwind, label %jump, label %back
+jump:
+  call void @_gpurunner_assert_fail(ptr @msg, ptr null)
+  unreachable
+back:
+  ret void
+}}
+
+; Perturbation of stream interleaving (off unless the run's env asks for it).
+define internal void @perturb(i32 %site, ptr %stream) alwaysinline {{
+entry:
+  %on = load atomic i32, ptr @{_PERTURB_GLOBAL} monotonic, align 4
+  %yes = icmp ne i32 %on, 0
+  br i1 %yes, label %call, label %done
+call:
+  call void @"{_PERTURB}"(i32 %site, ptr %stream)
+  br label %done
+done:
+  ret void
+}}
+
+; Make the run's context current on this thread (worker threads start with none).
+define internal void @ensure_ctx() alwaysinline {{
+entry:
+  %slot = alloca ptr
+  store ptr null, ptr %slot
+  %g = call i32 {cu('cuCtxGetCurrent')}(ptr %slot)
+  %cur = load ptr, ptr %slot
+  %want = load ptr, ptr @{_CTX_GLOBAL}
+  %same = icmp eq ptr %cur, %want
+  br i1 %same, label %done, label %set
+set:
+  {checked(f"{cu('cuCtxSetCurrent')}(ptr %want)", "(any):cuCtxSetCurrent").strip()}
+  br label %done
+done:
+  ret void
+}}
+
+define ptr @mgpuModuleGetFunction(ptr %module, ptr %name) {{
+entry:
+  %slot = alloca ptr
+  store ptr null, ptr %slot
+  call void @ensure_ctx()
+  {checked(f"{cu('cuModuleGetFunction')}(ptr %slot, ptr %module, ptr %name)",
+           "mgpuModuleGetFunction:cuModuleGetFunction", "ptr %name").strip()}
+  %f = load ptr, ptr %slot
+  ret ptr %f
+}}
+
+define void @mgpuLaunchKernel(ptr %f, i64 %gx, i64 %gy, i64 %gz, i64 %bx, i64 %by, i64 %bz,
+                              i32 %smem, ptr %stream, ptr %params, ptr %extra, i64 %n) {{
+entry:
+  call void @ensure_ctx()
+  store ptr %f, ptr @{_LAST_FN_GLOBAL}
+  %o1 = or i64 %gx, %gy
+  %o2 = or i64 %o1, %gz
+  %o3 = or i64 %o2, %bx
+  %o4 = or i64 %o3, %by
+  %o5 = or i64 %o4, %bz
+  %high = lshr i64 %o5, 32
+  %toobig = icmp ne i64 %high, 0
+  br i1 %toobig, label %baddims, label %dims
+baddims:
+  call void @report(i32 {CUDA_ERROR_INVALID_VALUE}, i32 {s['mgpuLaunchKernel:launch dimensions']}, ptr %f)
+  ret void
+dims:
+  %bigsmem = icmp ugt i32 %smem, 49152
+  br i1 %bigsmem, label %setsmem, label %launch
+setsmem:
+  {checked(f"{cu('cuFuncSetAttribute')}(ptr %f, i32 {CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}, i32 %smem)",
+           "mgpuLaunchKernel:cuFuncSetAttribute", "ptr %f").strip()}
+  br label %launch
+launch:
+  %gx32 = trunc i64 %gx to i32
+  %gy32 = trunc i64 %gy to i32
+  %gz32 = trunc i64 %gz to i32
+  %bx32 = trunc i64 %bx to i32
+  %by32 = trunc i64 %by to i32
+  %bz32 = trunc i64 %bz to i32
+  call void @perturb(i32 {s['mgpuLaunchKernel:cuLaunchKernel']}, ptr %stream)
+  {checked(f"{cu('cuLaunchKernel')}(ptr %f, i32 %gx32, i32 %gy32, i32 %gz32, i32 %bx32, i32 %by32, i32 %bz32, i32 %smem, ptr %stream, ptr %params, ptr %extra)",
+           "mgpuLaunchKernel:cuLaunchKernel", "ptr %f").strip()}
+  ret void
+}}
+
+; Streams come from a pool: generated code creates a stream per async op (and a
+; temporary one per synchronous op) and never destroys the streams tokens stand
+; for, so creating and destroying driver streams would cost time per op and
+; leak per run.  Every stream ever created is listed in @streams.all; the pool
+; is refilled from that list between runs (Python, after a synchronize).
+define internal void @pool_lock() alwaysinline {{
+entry:
+  br label %spin
+spin:
+  %old = atomicrmw xchg ptr @streams.lock, i32 1 acquire
+  %free = icmp eq i32 %old, 0
+  br i1 %free, label %done, label %spin
+done:
+  ret void
+}}
+
+define internal void @pool_unlock() alwaysinline {{
+entry:
+  store atomic i32 0, ptr @streams.lock release, align 4
+  ret void
+}}
+
+define ptr @mgpuStreamCreate() {{
+entry:
+  %slot = alloca ptr
+  store ptr null, ptr %slot
+  call void @ensure_ctx()
+  call void @pool_lock()
+  %n = load i64, ptr @streams.free_count
+  %have = icmp sgt i64 %n, 0
+  br i1 %have, label %reuse, label %create
+reuse:
+  %n1 = sub i64 %n, 1
+  %fp = getelementptr [{POOL} x ptr], ptr @streams.free, i64 0, i64 %n1
+  %s0 = load ptr, ptr %fp
+  store i64 %n1, ptr @streams.free_count
+  call void @pool_unlock()
+  ret ptr %s0
+create:
+  call void @pool_unlock()
+  {checked(f"{cu('cuStreamCreate')}(ptr %slot, i32 {CU_STREAM_NON_BLOCKING})",
+           "mgpuStreamCreate:cuStreamCreate").strip()}
+  %s = load ptr, ptr %slot
+  %made = icmp ne ptr %s, null
+  br i1 %made, label %track, label %out
+track:
+  call void @pool_lock()
+  %m = load i64, ptr @streams.all_count
+  %room = icmp slt i64 %m, {POOL}
+  br i1 %room, label %record, label %untracked
+record:
+  %ap = getelementptr [{POOL} x ptr], ptr @streams.all, i64 0, i64 %m
+  store ptr %s, ptr %ap
+  %m1 = add i64 %m, 1
+  store i64 %m1, ptr @streams.all_count
+  br label %untracked
+untracked:
+  call void @pool_unlock()
+  br label %out
+out:
+  ret ptr %s
+}}
+
+define void @mgpuStreamDestroy(ptr %s) {{
+entry:
+  %isnull = icmp eq ptr %s, null
+  br i1 %isnull, label %done, label %give
+give:
+  call void @pool_lock()
+  %n = load i64, ptr @streams.free_count
+  %room = icmp slt i64 %n, {POOL}
+  br i1 %room, label %pool, label %really
+pool:
+  %fp = getelementptr [{POOL} x ptr], ptr @streams.free, i64 0, i64 %n
+  store ptr %s, ptr %fp
+  %n1 = add i64 %n, 1
+  store i64 %n1, ptr @streams.free_count
+  call void @pool_unlock()
+  br label %done
+really:
+  call void @pool_unlock()
+  call void @ensure_ctx()
+  {checked(f"{cu('cuStreamDestroy')}(ptr %s)", "mgpuStreamDestroy:cuStreamDestroy").strip()}
+  br label %done
+done:
+  ret void
+}}
+
+{forward("mgpuStreamSynchronize(ptr %s)", "cuStreamSynchronize", "ptr %s")}
+{forward("mgpuStreamWaitEvent(ptr %s, ptr %e)", "cuStreamWaitEvent", "ptr %s, ptr %e, i32 0")}
+define ptr @mgpuEventCreate() {{
+entry:
+  %slot = alloca ptr
+  store ptr null, ptr %slot
+  call void @ensure_ctx()
+  {checked(f"{cu('cuEventCreate')}(ptr %slot, i32 {CU_EVENT_DISABLE_TIMING})",
+           "mgpuEventCreate:cuEventCreate").strip()}
+  %e = load ptr, ptr %slot
+  ret ptr %e
+}}
+
+{forward("mgpuEventDestroy(ptr %e)", "cuEventDestroy", "ptr %e")}
+{forward("mgpuEventSynchronize(ptr %e)", "cuEventSynchronize", "ptr %e")}
+{forward("mgpuEventRecord(ptr %e, ptr %s)", "cuEventRecord", "ptr %e, ptr %s", stream="%s")}
+define ptr @mgpuMemAlloc(i64 %size, ptr %stream, i8 %shared) {{
+entry:
+  %slot = alloca ptr
+  store ptr null, ptr %slot
+  %empty = icmp eq i64 %size, 0
+  br i1 %empty, label %zero, label %alloc
+zero:
+  ret ptr null
+alloc:
+  call void @ensure_ctx()
+  %bit = trunc i8 %shared to i1
+  br i1 %bit, label %managed, label %device
+managed:
+  {checked(f"{cu('cuMemAllocManaged')}(ptr %slot, i64 %size, i32 {CU_MEM_ATTACH_GLOBAL})",
+           "mgpuMemAlloc:cuMemAllocManaged").strip()}
+  br label %done
+device:
+  {checked(f"{cu('cuMemAlloc')}(ptr %slot, i64 %size)", "mgpuMemAlloc:cuMemAlloc").strip()}
+  br label %done
+done:
+  %p = load ptr, ptr %slot
+  %got = icmp ne ptr %p, null
+  br i1 %got, label %track, label %out
+track:
+  ; Allocations a program does not free are released before the next run.
+  call void @"{_TRACK}"(i32 1, ptr %p, i64 %size)
+  br label %out
+out:
+  ret ptr %p
+}}
+
+define void @mgpuMemFree(ptr %p, ptr %stream) {{
+entry:
+  %isnull = icmp eq ptr %p, null
+  br i1 %isnull, label %done, label %free
+free:
+  call void @ensure_ctx()
+  %fr = call i32 {cu('cuMemFree')}(ptr %p)
+  %bad = icmp ne i32 %fr, 0
+  br i1 %bad, label %fail, label %untrack
+fail:
+  call void @report(i32 %fr, i32 {s['mgpuMemFree:cuMemFree']}, ptr %p)
+  br label %done
+untrack:
+  call void @"{_TRACK}"(i32 0, ptr %p, i64 0)
+  br label %done
+done:
+  ret void
+}}
+
+{forward("mgpuMemcpy(ptr %dst, ptr %src, i64 %size, ptr %stream)", "cuMemcpyAsync",
+          "ptr %dst, ptr %src, i64 %size, ptr %stream", arg="ptr %dst", stream="%stream")}
+{forward("mgpuMemset32(ptr %dst, i32 %value, i64 %count, ptr %stream)", "cuMemsetD32Async",
+          "ptr %dst, i32 %value, i64 %count, ptr %stream", arg="ptr %dst", stream="%stream")}
+{forward("mgpuMemset16(ptr %dst, i16 %value, i64 %count, ptr %stream)", "cuMemsetD16Async",
+          "ptr %dst, i32 %v, i64 %count, ptr %stream", arg="ptr %dst", stream="%stream",
+          before="%v = zext i16 %value to i32")}"""

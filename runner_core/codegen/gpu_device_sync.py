@@ -1,0 +1,288 @@
+"""Kernel-side synchronisation and exchange: `gpu.barrier`, `gpu.shuffle` and the
+reductions, written once on top of the hooks' shuffle/barrier/workgroup memory
+in the shape of upstream's `gpu-all-reduce` rewrite (so every target combines
+values in the same order)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import llvmlite.ir as ir
+
+from .context import LoweringContext
+from .gpu_device_hooks import SUBGROUP_SIZE, block_size, hooks_of, linear_thread_id, opaque_pointer
+from .registry import lowering
+from .types import I32, I64
+
+
+# --------------------------------------------------------------------- barrier
+@lowering("gpu.barrier")
+def _barrier(ctx, op):
+    hooks_of(ctx, op).barrier(ctx)
+
+
+# --------------------------------------------------------------------- shuffle
+def _as_shuffle_word(ctx: LoweringContext, value: ir.Value, op) -> tuple[ir.Value, Callable]:
+    """Bring a <=64-bit scalar to i32/i64/float/double for shuffling; returns the undo."""
+    t = value.type
+    bld = ctx.builder
+    if isinstance(t, ir.IntType):
+        if t.width in (32, 64):
+            return value, lambda v: v
+        if t.width < 32:
+            return bld.zext(value, I32), lambda v: bld.trunc(v, t)
+    if isinstance(t, (ir.FloatType, ir.DoubleType)):
+        return value, lambda v: v
+    if isinstance(t, ir.HalfType) or str(t) == "bfloat":
+        w = bld.zext(bld.bitcast(value, ir.IntType(16)), I32)
+        return w, lambda v: bld.bitcast(bld.trunc(v, ir.IntType(16)), t)
+    if isinstance(t, ir.VectorType):
+        bits = ctx.types.sizeof(t) * 8
+        if bits in (32, 64):
+            it = ir.IntType(bits)
+            return bld.bitcast(value, it), lambda v: bld.bitcast(v, t)
+    raise ctx.unsupported(op, f"gpu.shuffle of a value of LLVM type {t} (at most 64 bits)")
+
+
+def shuffle(ctx: LoweringContext, mode: str, value: ir.Value, offset: ir.Value,
+            width: ir.Value, op=None) -> tuple[ir.Value, ir.Value]:
+    """Shuffle through the hooks, normalising the value to a 32/64-bit word."""
+    word, undo = _as_shuffle_word(ctx, value, op)
+    res, valid = hooks_of(ctx, op).shuffle(ctx, mode, word, offset, width)
+    return undo(res), valid
+
+
+def _i32(ctx: LoweringContext, v: ir.Value) -> ir.Value:
+    if v.type == I32:
+        return v
+    if v.type.width > 32:
+        return ctx.builder.trunc(v, I32)
+    return ctx.builder.zext(v, I32)
+
+
+@lowering("gpu.shuffle")
+def _shuffle(ctx, op):
+    hooks_of(ctx, op)
+    mode = op.mode.data.value
+    value = ctx.get(op.value)
+    res, valid = shuffle(ctx, mode, value, _i32(ctx, ctx.get(op.offset)),
+                         _i32(ctx, ctx.get(op.width)), op)
+    ctx.set_results(op, [res, valid])
+
+
+# ------------------------------------------------------------------- reductions
+def combiner(ctx: LoweringContext, kind: str, op=None) -> Callable[[ir.Value, ir.Value], ir.Value]:
+    """``(lhs, rhs) -> lhs <kind> rhs`` as arith/LLVM would compute it."""
+
+    def fn(a: ir.Value, c: ir.Value) -> ir.Value:
+        bld = ctx.builder
+        is_float = not isinstance(a.type, ir.IntType)
+        if kind == "add":
+            return bld.fadd(a, c) if is_float else bld.add(a, c)
+        if kind == "mul":
+            return bld.fmul(a, c) if is_float else bld.mul(a, c)
+        if kind == "and":
+            return bld.and_(a, c)
+        if kind == "or":
+            return bld.or_(a, c)
+        if kind == "xor":
+            return bld.xor(a, c)
+        if kind in ("minsi", "maxsi", "minui", "maxui"):
+            pred = "<" if kind.startswith("min") else ">"
+            cmp = bld.icmp_signed if kind.endswith("si") else bld.icmp_unsigned
+            return bld.select(cmp(pred, a, c), a, c)
+        intr = {"minnumf": "llvm.minnum", "maxnumf": "llvm.maxnum",
+                "minimumf": "llvm.minimum", "maximumf": "llvm.maximum"}.get(kind)
+        if intr is not None:
+            return ctx.intrinsic(intr, a.type, [a, c], [a.type])
+        raise ctx.unsupported(op, f"reduction kind '{kind}'")
+
+    return fn
+
+
+def _region_combiner(ctx: LoweringContext, region, op) -> Callable[[ir.Value, ir.Value],
+                                                                   ir.Value]:
+    """Inline the all_reduce body (``^bb(%lhs, %rhs): ... gpu.yield %v``) per combination."""
+
+    def fn(a: ir.Value, c: ir.Value) -> ir.Value:
+        blocks = list(region.blocks)
+        first = blocks[0]
+        if len(blocks) == 1:
+            ctx.set(first.args[0], a)
+            ctx.set(first.args[1], c)
+            term = ctx.lower_ops(first)
+            if term is None or term.name != "gpu.yield":
+                raise ctx.unsupported(op, "gpu.all_reduce region not ending in gpu.yield")
+            return ctx.get(term.operands[0])
+        bld = ctx.builder
+        cont = ctx.new_block("reduce.join")
+        incoming: list[tuple[ir.Value, ir.Block]] = []
+
+        def on_yield(y):
+            incoming.append((ctx.get(y.operands[0]), bld.block))
+            bld.branch(cont)
+
+        with ctx.with_yield_handler({"gpu.yield"}, on_yield):
+            ctx.lower_region_cfg(region, [a, c])
+        bld.position_at_end(cont)
+        phi = bld.phi(a.type)
+        for v, blk in incoming:
+            phi.add_incoming(v, blk)
+        return phi
+
+    return fn
+
+
+def _if_else(ctx: LoweringContext, cond: ir.Value, then_fn, else_fn) -> list[ir.Value]:
+    """Structured if producing values (then_fn/else_fn return lists of equal types)."""
+    bld = ctx.builder
+    then_b, else_b, join = ctx.new_block("if.then"), ctx.new_block("if.else"), \
+        ctx.new_block("if.join")
+    bld.cbranch(cond, then_b, else_b)
+    bld.position_at_end(then_b)
+    tv = then_fn()
+    t_end = bld.block
+    bld.branch(join)
+    bld.position_at_end(else_b)
+    ev = else_fn()
+    e_end = bld.block
+    bld.branch(join)
+    bld.position_at_end(join)
+    out = []
+    for x, y in zip(tv, ev, strict=True):
+        phi = bld.phi(x.type)
+        phi.add_incoming(x, t_end)
+        phi.add_incoming(y, e_end)
+        out.append(phi)
+    return out
+
+
+def subgroup_reduce_partial(ctx: LoweringContext, active_width: ir.Value, value: ir.Value,
+                            combine, op=None) -> ir.Value:
+    """Upstream's ``createSubgroupReduce``: lane 0 gets the reduction over the first
+    ``active_width`` lanes (all 32 when it is at least 32); other lanes get partials."""
+    n = SUBGROUP_SIZE
+    bld = ctx.builder
+    partial = bld.icmp_signed("<", active_width, ir.Constant(I32, n))
+
+    def partial_path():
+        v = value
+        i = 1
+        while i < n:
+            shuffled, valid = shuffle(ctx, "xor", v, ir.Constant(I32, i), active_width, op)
+            cur = v
+            (v,) = _if_else(ctx, valid, lambda cur=cur, s=shuffled: [combine(cur, s)],
+                            lambda cur=cur: [cur])
+            i <<= 1
+        return [v]
+
+    def full_path():
+        v = value
+        i = 1
+        while i < n:
+            shuffled, _ = shuffle(ctx, "xor", v, ir.Constant(I32, i), ir.Constant(I32, n), op)
+            v = combine(v, shuffled)
+            i <<= 1
+        return [v]
+
+    (res,) = _if_else(ctx, partial, partial_path, full_path)
+    return res
+
+
+def all_reduce(ctx: LoweringContext, value: ir.Value, combine, op=None) -> ir.Value:
+    """Block-wide reduction as upstream's gpu-all-reduce rewrite shapes it.
+
+    Each subgroup reduces into lane 0, lane 0 writes a workgroup slot, barrier,
+    the first ``numSubgroups`` threads reduce the slots, barrier, all read slot 0.
+    One deliberate difference: only thread 0 writes the final slot (upstream lets
+    every thread of the second stage store its value, which races when the
+    number of subgroups is not a power of two).
+    """
+    hooks = hooks_of(ctx, op)
+    bld = ctx.builder
+    n = SUBGROUP_SIZE
+    idx = _i32(ctx, linear_thread_id(ctx))
+    size = _i32(ctx, block_size(ctx))
+    lane = bld.and_(idx, ir.Constant(I32, n - 1))
+    first_lane = bld.icmp_unsigned("==", lane, ir.Constant(I32, 0))
+    active = bld.sub(size, bld.sub(idx, lane))
+    reduced = subgroup_reduce_partial(ctx, active, value, combine, op)
+    elem = value.type
+    buf = opaque_pointer(ctx, hooks.workgroup_alloca(ctx, elem, n,
+                                                     max(ctx.types.alignof(elem), 8),
+                                                     "all_reduce.buffer"))
+
+    def slot(i32_index):
+        return bld.gep(buf, [bld.zext(i32_index, I64)], source_etype=elem)
+
+    def store_partial():
+        bld.store(reduced, slot(bld.sdiv(idx, ir.Constant(I32, n))))
+        return []
+
+    _if_else(ctx, first_lane, store_partial, lambda: [])
+    hooks.barrier(ctx)
+    num_sub = bld.sdiv(bld.add(size, ir.Constant(I32, n - 1)), ir.Constant(I32, n))
+    valid_sub = bld.icmp_signed("<", idx, num_sub)
+
+    def second_stage():
+        v = bld.load(slot(idx), typ=elem)
+        r = subgroup_reduce_partial(ctx, num_sub, v, combine, op)
+        is_zero = bld.icmp_unsigned("==", idx, ir.Constant(I32, 0))
+        _if_else(ctx, is_zero, lambda: (bld.store(r, slot(ir.Constant(I32, 0))), [])[1],
+                 lambda: [])
+        return []
+
+    _if_else(ctx, valid_sub, second_stage, lambda: [])
+    hooks.barrier(ctx)
+    return bld.load(slot(ir.Constant(I32, 0)), typ=elem)
+
+
+@lowering("gpu.all_reduce")
+def _all_reduce(ctx, op):
+    hooks = hooks_of(ctx, op)
+    value = ctx.get(op.value)
+    if op.body.blocks and list(op.body.blocks.first.ops):
+        combine = _region_combiner(ctx, op.body, op)
+        kind = None
+    else:
+        kind = op.reduction.value
+        combine = combiner(ctx, kind, op)
+    if not isinstance(value.type, (ir.IntType, ir.FloatType, ir.DoubleType, ir.HalfType)):
+        raise ctx.unsupported(op, f"gpu.all_reduce of LLVM type {value.type} (scalars only)")
+    res = hooks.all_reduce(ctx, kind, value, combine)
+    if res is None:
+        res = all_reduce(ctx, value, combine, op)
+    ctx.set_results(op, [res])
+
+
+def subgroup_reduce(ctx: LoweringContext, value: ir.Value, combine, cluster_size: int,
+                    cluster_stride: int, op=None) -> ir.Value:
+    """Butterfly over ``cluster_size`` lanes ``cluster_stride`` apart (all lanes get it)."""
+    v = value
+    i = cluster_stride
+    while i < cluster_stride * cluster_size:
+        shuffled, _ = shuffle(ctx, "xor", v, ir.Constant(I32, i),
+                              ir.Constant(I32, SUBGROUP_SIZE), op)
+        v = combine(v, shuffled)
+        i <<= 1
+    return v
+
+
+@lowering("gpu.subgroup_reduce")
+def _subgroup_reduce(ctx, op):
+    hooks = hooks_of(ctx, op)
+    kind = op.reduction.value
+    value = ctx.get(op.value)
+    if not isinstance(value.type, (ir.IntType, ir.FloatType, ir.DoubleType, ir.HalfType)):
+        raise ctx.unsupported(op, f"gpu.subgroup_reduce of LLVM type {value.type} (scalars "
+                                  f"only)")
+    size = op.cluster_size.value.data if op.cluster_size is not None else hooks.subgroup_size
+    stride = op.stride
+    if size * stride > hooks.subgroup_size:
+        raise ctx.unsupported(op, f"subgroup_reduce cluster of {size} lanes with stride "
+                                  f"{stride} (exceeds the subgroup of {hooks.subgroup_size})")
+    combine = combiner(ctx, kind, op)
+    res = hooks.subgroup_reduce(ctx, kind, value, combine, size, stride)
+    if res is None:
+        res = subgroup_reduce(ctx, value, combine, size, stride, op)
+    ctx.set_results(op, [res])
