@@ -205,3 +205,22 @@ def test_leftover_allocations_are_freed_when_the_next_run_starts(fake, monkeypat
     provider._release_previous()
     assert sorted(released) == [("cuMemFree", kept), ("cuMemHostUnregister", 0x7000)]
     assert provider.released == (1, 1)
+
+
+def test_device_assert_is_reported_like_upstreams_wrappers(fake, capfd):
+    """CUDA_ERROR_ASSERT (a kernel's cf.assert failed): each failing call prints upstream's
+    report on stderr and the program goes on; no run error, the context is sticky."""
+    from runner_core.runtime.cstdio import flush_all
+
+    drv, provider, f = fake
+    provider._run = rt._RunState(thread=threading.get_ident())
+    drv.fail["cuStreamSynchronize"] = 710
+    drv.fail["cuMemAllocManaged"] = 710
+    f["sync"](0x57)
+    f["alloc"](16, None, 1)
+    flush_all()
+    err = capfd.readouterr().err
+    assert err == ("'cuStreamSynchronize(stream)' failed with 'CUDA_ERROR_ASSERT'\n"
+                   "'cuMemAllocManaged(&ptr, sizeBytes, CU_MEM_ATTACH_GLOBAL)' failed with "
+                   "'CUDA_ERROR_ASSERT'\n")
+    assert provider._run.errors == [] and provider._run.sticky

@@ -64,7 +64,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from runner_core.errors import ExecutionError
-from runner_core.runtime import host_register_2021
+from runner_core.runtime import host_register_2021, mgpu_reports
+from runner_core.runtime.cstdio import write_stderr
 from runner_core.runtime.core import ASSERT_FAIL, core
 from runner_core.runtime.provider import Provider
 from runner_core.targets.host import compile_ir
@@ -200,7 +201,9 @@ class CudaRuntimeProvider(Provider):
             state = self._run
             if self._context is not None and self._context.alive:
                 code = self._context.synchronize()
-                if code != 0:
+                if code == mgpu_reports.CUDA_ERROR_ASSERT:
+                    state.sticky = True  # a device-side assert: reported, not an error
+                elif code != 0:
                     op, locs, detail = "gpu op", None, self._describe_last_kernel()
                     if code in STICKY and self._last_fn.value:
                         op = "gpu.launch_func"
@@ -351,6 +354,16 @@ class CudaRuntimeProvider(Provider):
         """Called from the IR when a driver call fails; returns 1 to stop the run now."""
         try:
             mgpu, op, call = _SITES[site] if 0 <= site < len(_SITES) else ("?", "gpu op", "?")
+            if code == mgpu_reports.CUDA_ERROR_ASSERT:
+                # A kernel's cf.assert failed (the driver printed its lines): as upstream's
+                # wrappers, report each failing call on stderr and let the program go on.
+                # The context stays unusable: the process is replaced after the run.
+                name = f"{mgpu}:shared" if call == "cuMemAllocManaged" else mgpu
+                line = mgpu_reports.report_line(name)
+                if line:
+                    write_stderr(line.encode())
+                self._run.sticky = True
+                return 0
             detail, locs = "", None
             if op == "gpu.launch_func":
                 if call == "cuModuleGetFunction" and arg:
