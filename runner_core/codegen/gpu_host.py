@@ -286,9 +286,6 @@ def _launch_func(ctx, op):
                                   f"has no kernel @{kname}")
     if op.asyncObject is not None:
         raise ctx.unsupported(op, "gpu.launch_func with an explicit stream operand (<%s : T>)")
-    if op.cluster_size is not None:
-        raise ctx.unsupported(op, "gpu.launch_func with clusters",
-                              hint="thread-block clusters are not supported by the runner yet")
     bld = ctx.builder
     stream, temporary = _begin_async_op(ctx, op)
     fn = _function_handle(ctx, m, kname)
@@ -319,10 +316,14 @@ def _launch_func(ctx, op):
     if loc:
         # Which launch this is, for the runtime's diagnostics (runtime/core.py).
         ctx.call(LAUNCH_SITE, VOID, [ctx.string_constant(str(loc), "launch_site")], [PTR])
-    ctx.call("mgpuLaunchKernel", VOID,
-             [fn, *grid, *block, smem, stream, params_ptr, ir.Constant(PTR, None),
-              ir.Constant(I64, n)],
-             [PTR, I64, I64, I64, I64, I64, I64, I32, PTR, PTR, PTR, I64])
+    tail = [smem, stream, params_ptr, ir.Constant(PTR, None), ir.Constant(I64, n)]
+    if op.cluster_size is not None:  # sm_90 thread-block clusters (cuLaunchKernelEx)
+        cluster = [_intptr(ctx, ctx.get(v)) for v in op.cluster_size]
+        ctx.call("mgpuLaunchClusterKernel", VOID, [fn, *cluster, *grid, *block, *tail],
+                 [PTR] + [I64] * 9 + [I32, PTR, PTR, PTR, I64])
+    else:
+        ctx.call("mgpuLaunchKernel", VOID, [fn, *grid, *block, *tail],
+                 [PTR, I64, I64, I64, I64, I64, I64, I32, PTR, PTR, PTR, I64])
     _end_async_op(ctx, op, stream, temporary)
 
 

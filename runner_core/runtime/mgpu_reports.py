@@ -23,6 +23,7 @@ CALLS: dict[str, str | None] = {
     "mgpuModuleGetFunction": "cuModuleGetFunction(&function, module, name)",
     "mgpuLaunchKernel": "cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, "
                         "blockZ, smem, stream, params, extra)",
+    "mgpuLaunchClusterKernel": "cuLaunchKernelEx(&config, function, params, extra)",
     "mgpuStreamCreate": "cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING)",
     "mgpuStreamDestroy": "cuStreamDestroy(stream)",
     "mgpuStreamSynchronize": "cuStreamSynchronize(stream)",

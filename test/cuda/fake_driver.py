@@ -28,6 +28,7 @@ class FakeDriver:
         "cuLaunchKernel": (P, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint,
                            ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, P, P, P),
         "cuFuncSetAttribute": (P, ctypes.c_int, ctypes.c_int),
+        "cuLaunchKernelEx": (P, P, P, P),
         "cuStreamCreate": (P, ctypes.c_uint), "cuStreamDestroy": (P,),
         "cuStreamSynchronize": (P,), "cuStreamWaitEvent": (P, P, ctypes.c_uint),
         "cuEventCreate": (P, ctypes.c_uint), "cuEventDestroy": (P,),
@@ -53,6 +54,8 @@ class FakeDriver:
 
     def _make(self, name):
         def fn(*args):
+            if name == "cuLaunchKernelEx":  # the config lives on the caller's stack
+                args = (decode_launch_config(args[0]), *args[1:])
             self.calls.append((name, *args))
             if name == "cuCtxGetCurrent":
                 ctypes.c_void_p.from_address(args[0]).value = getattr(self.local, "ctx", None)
@@ -69,6 +72,23 @@ class FakeDriver:
         return [c for c in self.calls if c[0] == name]
 
 
+class _Attr(ctypes.Structure):
+    _fields_ = [("id", ctypes.c_uint), ("pad", ctypes.c_char * 4), ("value", ctypes.c_uint * 16)]
+
+
+class _Config(ctypes.Structure):
+    """CUlaunchConfig as cuda.h (CUDA 12) lays it out."""
+    _fields_ = [("dims", ctypes.c_uint * 6), ("smem", ctypes.c_uint), ("stream", P),
+                ("attrs", ctypes.POINTER(_Attr)), ("count", ctypes.c_uint)]
+
+
+def decode_launch_config(addr: int) -> dict:
+    cfg = _Config.from_address(addr)
+    attrs = {cfg.attrs[i].id: tuple(cfg.attrs[i].value[:3]) for i in range(cfg.count)}
+    return {"grid": tuple(cfg.dims[:3]), "block": tuple(cfg.dims[3:]), "smem": cfg.smem,
+            "stream": cfg.stream, "attrs": attrs}
+
+
 def fake_runtime(monkeypatch, drv: FakeDriver):
     """A cuda runtime provider whose driver is ``drv``, its context current and errors
     recorded rather than unwound; returns it and its ``mgpu*`` functions by short name."""
@@ -80,6 +100,8 @@ def fake_runtime(monkeypatch, drv: FakeDriver):
     fns = {
         "launch": ctypes.CFUNCTYPE(None, P, I64, I64, I64, I64, I64, I64, I32, P, P, P, I64)(
             syms["mgpuLaunchKernel"]),
+        "cluster": ctypes.CFUNCTYPE(None, P, *([I64] * 9), I32, P, P, P, I64)(
+            syms["mgpuLaunchClusterKernel"]),
         "alloc": ctypes.CFUNCTYPE(P, I64, P, ctypes.c_int8)(syms["mgpuMemAlloc"]),
         "free": ctypes.CFUNCTYPE(None, P, P)(syms["mgpuMemFree"]),
         "memcpy": ctypes.CFUNCTYPE(None, P, P, I64, P)(syms["mgpuMemcpy"]),

@@ -224,3 +224,19 @@ def test_device_assert_is_reported_like_upstreams_wrappers(fake, capfd):
                    "'cuMemAllocManaged(&ptr, sizeBytes, CU_MEM_ATTACH_GLOBAL)' failed with "
                    "'CUDA_ERROR_ASSERT'\n")
     assert provider._run.errors == [] and provider._run.sticky
+
+
+def test_cluster_launch_passes_cuLaunchKernelEx_a_cluster_config(fake):
+    """Layout from cuda.h: 6 dims + smem, stream, attrs, count; each attribute an id, 4 bytes
+    of padding and a 64-byte value (CLUSTER_DIMENSION = 4, SCHEDULING_POLICY = 5, SPREAD =
+    1), as upstream's mgpuLaunchClusterKernel fills it."""
+    drv, provider, f = fake
+    params = (ctypes.c_void_p * 1)()
+    f["cluster"](0xF00, 2, 1, 1, 8, 4, 1, 128, 1, 1, 1024, 0x57, params, None, 1)
+    ((_, cfg, fn, p, extra),) = drv.named("cuLaunchKernelEx")
+    assert fn == 0xF00 and p == ctypes.addressof(params) and extra is None
+    assert cfg == {"grid": (8, 4, 1), "block": (128, 1, 1), "smem": 1024, "stream": 0x57,
+                   "attrs": {4: (2, 1, 1), 5: (1, 0, 0)}}
+    assert provider._run.errors == []
+    f["cluster"](0xF00, 2, 1, 1, 1 << 32, 1, 1, 1, 1, 1, 0, None, params, None, 1)
+    assert "launch dimensions" in provider._run.errors[-1]

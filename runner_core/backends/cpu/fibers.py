@@ -573,6 +573,7 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     for d in range(3):
         h.st(h.ld(launch, L.L_BLOCK + d), blk, L.B_BDIM + d)
         h.st(h.ld(launch, L.L_GRID + d), blk, L.B_GDIM + d)
+        h.st(h.ld(launch, L.L_CLUSTER + d), blk, L.B_CLUSTER + d)
     h.st(smem, blk, L.B_SHARED)
     h.st(h.b.gep(smem, [static_al], source_etype=I8), blk, L.B_DYN)
     h.st(dyn, blk, L.B_DYN_SIZE)

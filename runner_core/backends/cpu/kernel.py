@@ -173,6 +173,20 @@ class CpuKernelHooks(KernelHooks):
     def grid_dim(self, ctx, dim):
         return self._slot(ctx, L.B_GDIM + dim)
 
+    # Thread-block clusters (sm_90): a cluster is a box of blocks of the grid; without
+    # clusters each block is a cluster of one, as on the GPU.
+    def cluster_dim_blocks(self, ctx, dim):
+        return self._slot(ctx, L.B_CLUSTER + dim)
+
+    def cluster_block_id(self, ctx, dim):
+        return ctx.builder.urem(self.block_id(ctx, dim), self.cluster_dim_blocks(ctx, dim))
+
+    def cluster_id(self, ctx, dim):
+        return ctx.builder.udiv(self.block_id(ctx, dim), self.cluster_dim_blocks(ctx, dim))
+
+    def cluster_dim(self, ctx, dim):
+        return ctx.builder.udiv(self.grid_dim(ctx, dim), self.cluster_dim_blocks(ctx, dim))
+
     # -- synchronisation ------------------------------------------------------
     def barrier(self, ctx):
         ctx.call("gpurunner_cpu_barrier", VOID, [self._block(ctx)], [PTR])

@@ -21,6 +21,7 @@ B_PARAMS = 16      # ptr: the launch's void **params
 B_KDESC = 17       # ptr: kernel descriptor
 B_LAUNCH = 18      # ptr: launch record
 B_NTHREADS = 19    # threads per block
+B_CLUSTER = 20     # 3 slots: thread-block cluster size (blocks)
 BLOCK_SLOTS = 24
 
 # Kernel descriptor, one constant per kernel in its module:
@@ -55,7 +56,8 @@ L_CHUNK = 13       # blocks claimed at a time (amortises the shared counter)
 L_PERM_MUL = 14    # perturbation (GPURUNNER_PERTURB): claim i runs block (i*MUL + ADD) % total;
 L_PERM_ADD = 15    # MUL = 0 (the default) keeps the linear order
 L_ASSERTED = 16    # set by a thread whose cf.assert failed (CUDA's device-side assert)
-LAUNCH_SLOTS = 17
+L_CLUSTER = 17     # 3 slots: thread-block cluster size (1, 1, 1 without clusters)
+LAUNCH_SLOTS = 20
 
 # Worker record: what one OS thread allocated for a launch (freed by release()).
 W_LAUNCH = 0

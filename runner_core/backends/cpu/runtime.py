@@ -63,6 +63,12 @@ _GETFN_T = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)
 _LAUNCH_T = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, *([ctypes.c_int64] * 6),
                              ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                              ctypes.c_int64)
+_LAUNCH_CLUSTER_T = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, *([ctypes.c_int64] * 9),
+                                     ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p,
+                                     ctypes.c_void_p, ctypes.c_int64)
+# Blocks per thread-block cluster without the non-portable-size attribute (which
+# upstream's mgpuLaunchClusterKernel does not set), as on sm_90.
+MAX_CLUSTER_BLOCKS = 8
 _ERROR_T = ctypes.CFUNCTYPE(ctypes.c_void_p)
 _TYPED_T = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p)
 _ENQUEUE_T = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p,
@@ -148,6 +154,7 @@ class CpuGpuRuntime(Provider):
             "py_module_unload": _UNLOAD_T(self._guard(self._module_unload, None)),
             "py_get_function": _GETFN_T(self._guard(self._get_function, 0)),
             "py_launch": _LAUNCH_T(self._guard(self._launch, 1)),
+            "py_launch_cluster": _LAUNCH_CLUSTER_T(self._guard(self._launch_cluster, 1)),
             "py_error": _ERROR_T(lambda: ctypes.addressof(self._error)),
             "py_register_typed": _TYPED_T(self._guard(self._register_typed, 1)),
             "py_enqueue": _ENQUEUE_T(self._guard(self._enqueue, 1)),
@@ -314,7 +321,13 @@ class CpuGpuRuntime(Provider):
                                                     thread_name_prefix="gpurunner-cpu-block")
         return self._pool
 
-    def _launch(self, fn, gx, gy, gz, bx, by, bz, smem, stream, params, extra, nparams) -> int:
+    def _launch_cluster(self, fn, cx, cy, cz, gx, gy, gz, bx, by, bz, smem, stream, params,
+                        extra, nparams) -> int:
+        return self._launch(fn, gx, gy, gz, bx, by, bz, smem, stream, params, extra, nparams,
+                            cluster=(cx, cy, cz))
+
+    def _launch(self, fn, gx, gy, gz, bx, by, bz, smem, stream, params, extra, nparams,
+                cluster=(1, 1, 1)) -> int:
 
         # This launch's own gpu.launch_func (set by the host code just before the
         # call); the kernel's first launch site when the code did not say.
@@ -327,7 +340,8 @@ class CpuGpuRuntime(Provider):
                            f"module")
             return 1
         grid, block = (gx, gy, gz), (bx, by, bz)
-        problem = _check_config(grid, block, smem, kernel.gpu_static_bytes)
+        problem = (_check_config(grid, block, smem, kernel.gpu_static_bytes)
+                   or _check_cluster(grid, cluster))
         if problem:
             self._fail(f"{where}error: launch of GPU kernel @{kernel.name} with grid "
                        f"{grid} and block {block}: {problem}")
@@ -337,6 +351,7 @@ class CpuGpuRuntime(Provider):
         for d in range(3):
             launch[L.L_GRID + d] = grid[d]
             launch[L.L_BLOCK + d] = block[d]
+            launch[L.L_CLUSTER + d] = cluster[d]
         launch[L.L_PARAMS] = args_addr
         launch[L.L_DYN] = smem
         launch[L.L_KDESC] = fn
@@ -469,6 +484,19 @@ def _perturb_max_us(env) -> int:
         return max(0, int(env.get("GPURUNNER_PERTURB_MAX_US", "200")))
     except ValueError:
         return 200
+
+
+def _check_cluster(grid, cluster) -> str:
+    if cluster == (1, 1, 1):
+        return ""
+    if any(c <= 0 for c in cluster):
+        return f"cluster size {cluster}: every dimension must be at least 1"
+    if any(g % c for g, c in zip(grid, cluster, strict=True)):
+        return f"the grid is not a whole number of clusters of {cluster} blocks"
+    if cluster[0] * cluster[1] * cluster[2] > MAX_CLUSTER_BLOCKS:
+        return (f"{cluster[0] * cluster[1] * cluster[2]} blocks per cluster; the portable "
+                f"limit is {MAX_CLUSTER_BLOCKS} (sm_90)")
+    return ""
 
 
 def _check_config(grid, block, smem, static_bytes: int) -> str:

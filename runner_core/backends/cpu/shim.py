@@ -21,6 +21,8 @@ declare ptr @calloc(i64, i64)
 declare void @free(ptr)
 declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
 declare i32 @py_launch(ptr, i64, i64, i64, i64, i64, i64, i32, ptr, ptr, ptr, i64)
+declare i32 @py_launch_cluster(ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32, ptr, ptr,
+                               ptr, i64)
 declare ptr @py_error()
 declare ptr @py_module_load(ptr, i64)
 declare void @py_module_unload(ptr)
@@ -95,6 +97,16 @@ define void @mgpuLaunchKernel(ptr %f, i64 %gx, i64 %gy, i64 %gz, i64 %bx, i64 %b
   call void @check_failed()
   %r = call i32 @py_launch(ptr %f, i64 %gx, i64 %gy, i64 %gz, i64 %bx, i64 %by, i64 %bz,
                            i32 %smem, ptr %stream, ptr %params, ptr %extra, i64 %n)
+  call void @stop_on_error(i32 %r)
+  ret void
+}
+define void @mgpuLaunchClusterKernel(ptr %f, i64 %cx, i64 %cy, i64 %cz, i64 %gx, i64 %gy,
+                                     i64 %gz, i64 %bx, i64 %by, i64 %bz, i32 %smem, ptr %stream,
+                                     ptr %params, ptr %extra, i64 %n) {
+  call void @check_failed()
+  %r = call i32 @py_launch_cluster(ptr %f, i64 %cx, i64 %cy, i64 %cz, i64 %gx, i64 %gy,
+                                   i64 %gz, i64 %bx, i64 %by, i64 %bz, i32 %smem, ptr %stream,
+                                   ptr %params, ptr %extra, i64 %n)
   call void @stop_on_error(i32 %r)
   ret void
 }
@@ -381,6 +393,7 @@ SHIM_IR = _poisonable("".join([
 ]))
 
 SYMBOLS = ("mgpuModuleLoad", "mgpuModuleUnload", "mgpuModuleGetFunction", "mgpuLaunchKernel",
+           "mgpuLaunchClusterKernel",
            "mgpuStreamCreate", "mgpuStreamDestroy", "mgpuStreamSynchronize",
            "mgpuStreamWaitEvent", "mgpuEventCreate", "mgpuEventDestroy", "mgpuEventSynchronize",
            "mgpuEventRecord", "mgpuMemAlloc", "mgpuMemFree", "mgpuMemcpy", "mgpuMemset32",

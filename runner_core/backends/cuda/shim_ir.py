@@ -13,6 +13,9 @@ CU_STREAM_NON_BLOCKING = 1
 CU_EVENT_DISABLE_TIMING = 2
 CU_MEM_ATTACH_GLOBAL = 1
 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4
+CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5
+CU_CLUSTER_SCHEDULING_POLICY_SPREAD = 1
 # Streams one run may create before the pool stops tracking them.
 POOL = 4096
 _POOL_GLOBALS = ("streams.free", "streams.free_count", "streams.all", "streams.all_count")
@@ -23,6 +26,7 @@ _DRIVER_DECLS = {
     "cuCtxSetCurrent": "i32 (ptr)",
     "cuModuleGetFunction": "i32 (ptr, ptr, ptr)",
     "cuLaunchKernel": "i32 (ptr, i32, i32, i32, i32, i32, i32, i32, ptr, ptr, ptr)",
+    "cuLaunchKernelEx": "i32 (ptr, ptr, ptr, ptr)",
     "cuFuncSetAttribute": "i32 (ptr, i32, i32)",
     "cuStreamCreate": "i32 (ptr, i32)",
     "cuStreamDestroy": "i32 (ptr)",
@@ -64,7 +68,8 @@ _LAST_FN_GLOBAL = "gpurunner_cuda_last_function"
 
 
 # The mgpu functions defined in IR by _runtime_ir (the rest are Python callbacks).
-HOT_FUNCTIONS = ("mgpuModuleGetFunction", "mgpuLaunchKernel", "mgpuStreamCreate",
+HOT_FUNCTIONS = ("mgpuModuleGetFunction", "mgpuLaunchKernel", "mgpuLaunchClusterKernel",
+                 "mgpuStreamCreate",
                  "mgpuStreamDestroy", "mgpuStreamSynchronize", "mgpuStreamWaitEvent",
                  "mgpuEventCreate", "mgpuEventDestroy", "mgpuEventSynchronize",
                  "mgpuEventRecord", "mgpuMemAlloc", "mgpuMemFree", "mgpuMemcpy",
@@ -212,6 +217,79 @@ launch:
            "mgpuLaunchKernel:cuLaunchKernel", "ptr %f").strip()}
   ret void
 }}
+
+; sm_90 thread-block clusters, as upstream's wrapper: cuLaunchKernelEx with the
+; cluster size and the "spread" scheduling preference.  CUlaunchConfig is
+; 7 x u32 (dims, smem), stream, attrs, u32 count; CUlaunchAttribute is u32 id,
+; 4 bytes padding, a 64-byte value union (cuda.h, CUDA 12).
+define void @mgpuLaunchClusterKernel(ptr %f, i64 %cx, i64 %cy, i64 %cz, i64 %gx, i64 %gy,
+                                     i64 %gz, i64 %bx, i64 %by, i64 %bz, i32 %smem,
+                                     ptr %stream, ptr %params, ptr %extra, i64 %n) {{
+entry:
+  %attrs = alloca [2 x {{ i32, [4 x i8], [8 x i64] }}], align 8
+  %config = alloca {{ i32, i32, i32, i32, i32, i32, i32, ptr, ptr, i32 }}, align 8
+  call void @ensure_ctx()
+  store ptr %f, ptr @{_LAST_FN_GLOBAL}
+  %o1 = or i64 %gx, %gy
+  %o2 = or i64 %o1, %gz
+  %o3 = or i64 %o2, %bx
+  %o4 = or i64 %o3, %by
+  %o5 = or i64 %o4, %bz
+  %o6 = or i64 %o5, %cx
+  %o7 = or i64 %o6, %cy
+  %o8 = or i64 %o7, %cz
+  %high = lshr i64 %o8, 32
+  %toobig = icmp ne i64 %high, 0
+  br i1 %toobig, label %baddims, label %dims
+baddims:
+  call void @report(i32 {CUDA_ERROR_INVALID_VALUE}, i32 {s['mgpuLaunchClusterKernel:launch dimensions']}, ptr %f)
+  ret void
+dims:
+  %bigsmem = icmp ugt i32 %smem, 49152
+  br i1 %bigsmem, label %setsmem, label %launch
+setsmem:
+  {checked(f"{cu('cuFuncSetAttribute')}(ptr %f, i32 {CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}, i32 %smem)",
+           "mgpuLaunchClusterKernel:cuFuncSetAttribute", "ptr %f", tag="cl_smem").strip()}
+  br label %launch
+launch:
+  call void @llvm.memset.p0.i64(ptr %attrs, i8 0, i64 144, i1 false)
+  store i32 {CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION}, ptr %attrs
+  %v0 = getelementptr i8, ptr %attrs, i64 8
+  %cx32 = trunc i64 %cx to i32
+  %cy32 = trunc i64 %cy to i32
+  %cz32 = trunc i64 %cz to i32
+  store i32 %cx32, ptr %v0
+  %v0y = getelementptr i8, ptr %v0, i64 4
+  store i32 %cy32, ptr %v0y
+  %v0z = getelementptr i8, ptr %v0, i64 8
+  store i32 %cz32, ptr %v0z
+  %a1 = getelementptr i8, ptr %attrs, i64 72
+  store i32 {CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE}, ptr %a1
+  %v1 = getelementptr i8, ptr %a1, i64 8
+  store i32 {CU_CLUSTER_SCHEDULING_POLICY_SPREAD}, ptr %v1
+  %gx32 = trunc i64 %gx to i32
+  %gy32 = trunc i64 %gy to i32
+  %gz32 = trunc i64 %gz to i32
+  %bx32 = trunc i64 %bx to i32
+  %by32 = trunc i64 %by to i32
+  %bz32 = trunc i64 %bz to i32
+  %c0 = insertvalue {{ i32, i32, i32, i32, i32, i32, i32, ptr, ptr, i32 }} zeroinitializer, i32 %gx32, 0
+  %c1 = insertvalue {{ i32, i32, i32, i32, i32, i32, i32, ptr, ptr, i32 }} %c0, i32 %gy32, 1
+  %c2 = insertvalue {{ i32, i32, i32, i32, i32, i32, i32, ptr, ptr, i32 }} %c1, i32 %gz32, 2
+  %c3 = insertvalue {{ i32, i32, i32, i32, i32, i32, i32, ptr, ptr, i32 }} %c2, i32 %bx32, 3
+  %c4 = insertvalue {{ i32, i32, i32, i32, i32, i32, i32, ptr, ptr, i32 }} %c3, i32 %by32, 4
+  %c5 = insertvalue {{ i32, i32, i32, i32, i32, i32, i32, ptr, ptr, i32 }} %c4, i32 %bz32, 5
+  %c6 = insertvalue {{ i32, i32, i32, i32, i32, i32, i32, ptr, ptr, i32 }} %c5, i32 %smem, 6
+  %c7 = insertvalue {{ i32, i32, i32, i32, i32, i32, i32, ptr, ptr, i32 }} %c6, ptr %stream, 7
+  %c8 = insertvalue {{ i32, i32, i32, i32, i32, i32, i32, ptr, ptr, i32 }} %c7, ptr %attrs, 8
+  %c9 = insertvalue {{ i32, i32, i32, i32, i32, i32, i32, ptr, ptr, i32 }} %c8, i32 2, 9
+  store {{ i32, i32, i32, i32, i32, i32, i32, ptr, ptr, i32 }} %c9, ptr %config
+  call void @perturb(i32 {s['mgpuLaunchClusterKernel:cuLaunchKernelEx']}, ptr %stream)
+  {checked(f"{cu('cuLaunchKernelEx')}(ptr %config, ptr %f, ptr %params, ptr %extra)",
+           "mgpuLaunchClusterKernel:cuLaunchKernelEx", "ptr %f").strip()}
+  ret void
+}}
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 
 ; Streams come from a pool: generated code creates a stream per async op (and a
 ; temporary one per synchronous op) and never destroys the streams tokens stand

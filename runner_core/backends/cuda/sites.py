@@ -27,6 +27,9 @@ _SITES = [
     ("(any)", "gpu op", "cuCtxSetCurrent"),
     ("mgpuLaunchKernel", "gpu.launch_func", "launch dimensions"),
     ("mgpuLaunchKernel", "gpu.launch_func", "cuFuncSetAttribute"),
+    ("mgpuLaunchClusterKernel", "gpu.launch_func", "cuLaunchKernelEx"),
+    ("mgpuLaunchClusterKernel", "gpu.launch_func", "launch dimensions"),
+    ("mgpuLaunchClusterKernel", "gpu.launch_func", "cuFuncSetAttribute"),
 ]
 SITE = {f"{m}:{d}": i for i, (m, _, d) in enumerate(_SITES)}
 # Op names a site may correspond to in the source (for locating it).
