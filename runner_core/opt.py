@@ -183,7 +183,16 @@ def _process(text: str, filename: str, o: Options, spec, err: list[str]) -> str:
             err.append(f"{loc}: remark: upgraded 2021 {u.kind} '{u.old}' to '{u.new}'\n")
     module = result.module
     if spec.items:
-        run_pipeline(module, spec)
+        deferred = run_pipeline(module, spec)
+        if o.verbose:
+            from runner_core.passes.registry import OLD_PIPELINE_NAMES
+
+            for text in deferred:
+                name = text.rsplit("(", 1)[-1].split("{", 1)[0].rstrip(")")
+                if name in OLD_PIPELINE_NAMES:
+                    err.append(f"{filename}: remark: pipeline '{name}' is an older LLVM's name "
+                               f"of '{OLD_PIPELINE_NAMES[name]}'; deferred to the runner "
+                               f"like it\n")
         verify_module(module, result.source)
     # mlir-opt ends the module's text with a newline, then writes one more.
     return print_op(module, generic=o.generic, debuginfo=o.debuginfo) + "\n"

@@ -441,7 +441,13 @@ def _memset(ctx, op):
 def _host_register(ctx, op, fn: str) -> None:
     bld = ctx.builder
     u = ctx.get(op.value)
-    rank, desc = bld.extract_value(u, 0), bld.extract_value(u, 1)
+    if isinstance(op.value.type, b.MemRefType):
+        # Ranked (accepted after LLVM 22): the descriptor on the stack, as an unranked one.
+        slot = opaque_pointer(ctx, ctx.entry_alloca(u.type, name="host_register.desc"))
+        bld.store(u, slot)
+        rank, desc = ir.Constant(I64, op.value.type.get_num_dims()), slot
+    else:
+        rank, desc = bld.extract_value(u, 0), bld.extract_value(u, 1)
     esize = ctx.types.sizeof(ctx.convert(op.value.type.element_type))
     ctx.call(fn, VOID, [rank, desc, ir.Constant(I64, esize)], [I64, PTR, I64])
 

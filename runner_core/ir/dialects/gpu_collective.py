@@ -112,6 +112,34 @@ def _check_reduce_type(op: AllReduceOperation, ty: Attribute) -> None:
         raise VerifyException(f"'{op.value}' reduction operation is not compatible with type {ty}")
 
 
+# Reduction kinds before LLVM 18 (`min`/`max`: signed integers, and floats; `minf`/`maxf`
+# floats) and today's names, (integer, float): the same mapping as the 2021 generic form.
+_OLD_KINDS = {"min": ("minsi", "minnumf"), "max": ("maxsi", "maxnumf"),
+              "minf": ("minnumf", "minnumf"), "maxf": ("maxnumf", "maxnumf")}
+
+
+def _parse_old_kind(parser: Parser) -> tuple[str, int] | None:
+    """A pre-LLVM-18 kind word (accepted like the 2021 syntax), with where it was."""
+    pos = parser.pos
+    for word in _OLD_KINDS:
+        if parser.parse_optional_keyword(word):
+            return word, pos
+    return None
+
+
+def _upgrade_old_kind(parser: Parser, old: tuple[str, int], ty: Attribute) -> AllReduceOperation:
+    from xdsl.dialects.builtin import AnyFloat
+
+    from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
+
+    word, pos = old
+    new = _OLD_KINDS[word][1 if isinstance(ty, AnyFloat) else 0]
+    log = UPGRADE_LOG.get()
+    if log is not None:
+        log.append(Upgrade(pos, word, new, "gpu reduction kind (before LLVM 18)"))
+    return AllReduceOperation(new)
+
+
 def _parse_unary_signature(parser: Parser) -> tuple[dict[str, Attribute], Attribute, Attribute]:
     """`attr-dict : (T) -> R` (all_reduce, subgroup_reduce): the attributes, T and R."""
     attrs = parser.parse_optional_attr_dict()
@@ -157,13 +185,16 @@ class AllReduceOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> AllReduceOp:
         props: dict[str, Attribute] = {}
-        if (kind := parser.parse_optional_str_enum(AllReduceOperation)) is not None:
+        old = _parse_old_kind(parser)
+        if old is None and (kind := parser.parse_optional_str_enum(AllReduceOperation)):
             props["op"] = AllReduceOperationAttr(kind)
         v = parser.parse_unresolved_operand()
         if parser.parse_optional_keyword("uniform"):
             props["uniform"] = UnitAttr()
         body = parser.parse_region()
         attrs, ty, rt = _parse_unary_signature(parser)
+        if old is not None:
+            props["op"] = AllReduceOperationAttr(_upgrade_old_kind(parser, old, ty))
         return cls.build(operands=[parser.resolve_operand(v, ty)], result_types=[rt],
                          properties=props, regions=[body], attributes=attrs)
 
@@ -231,7 +262,8 @@ class SubgroupReduceOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> SubgroupReduceOp:
-        kind = parser.parse_str_enum(AllReduceOperation)
+        old = _parse_old_kind(parser)
+        kind = parser.parse_str_enum(AllReduceOperation) if old is None else AllReduceOperation.ADD
         props: dict[str, Attribute] = {"op": AllReduceOperationAttr(kind),
                                        "cluster_stride": IntegerAttr(1, i32)}
         v = parser.parse_unresolved_operand()
@@ -248,6 +280,8 @@ class SubgroupReduceOp(IRDLOperation):
                 props["cluster_stride"] = IntegerAttr(parser.parse_integer(), i32)
             parser.parse_punctuation(")")
         attrs, ty, rt = _parse_unary_signature(parser)
+        if old is not None:
+            props["op"] = AllReduceOperationAttr(_upgrade_old_kind(parser, old, ty))
         return cls.build(operands=[parser.resolve_operand(v, ty)], result_types=[rt],
                          properties=props, attributes=attrs)
 

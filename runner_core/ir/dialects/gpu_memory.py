@@ -179,7 +179,8 @@ class DeallocOp(_AsyncOperandsOp):
 
 
 class _HostRegisterBase(IRDLOperation):
-    value = operand_def(UnrankedMemRefType)
+    # Ranked memrefs are accepted as upstream does after LLVM 22 (22 wants unranked).
+    value = operand_def(UnrankedMemRefType | MemRefType)
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -188,8 +189,15 @@ class _HostRegisterBase(IRDLOperation):
         parser.parse_punctuation(":")
         pos = parser.pos
         ty = parser.parse_type()
-        if not isinstance(ty, UnrankedMemRefType):
-            parser.raise_error(f"{cls.name} expects an unranked memref, found '{ty}'", pos)
+        if isinstance(ty, MemRefType):
+            from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
+
+            log = UPGRADE_LOG.get()
+            if log is not None:
+                log.append(Upgrade(pos, str(ty), str(ty),
+                                   f"{cls.name} of a ranked memref (accepted after LLVM 22)"))
+        elif not isinstance(ty, UnrankedMemRefType):
+            parser.raise_error(f"{cls.name} expects a memref, found '{ty}'", pos)
         return cls.build(operands=[parser.resolve_operand(u, ty)], attributes=attrs)
 
     def print(self, printer: Printer) -> None:
