@@ -45,9 +45,12 @@ class Options:
     split_input: bool = False
     allow_unregistered: bool = False
     verbose: bool = False
+    debug_only: set[str] = field(default_factory=set)
     list_passes: bool = False
     help: bool = False
 
+
+_DEBUG_TYPES = {"serialize-to-isa", "dump-sass"}
 
 # Flags that switch an Options field on (a `=value` after them is ignored).
 _SWITCHES = {
@@ -99,6 +102,10 @@ def _parse_args(argv: list[str]) -> Options:
             setattr(o, _SWITCHES[name], True)
         elif name in _IGNORED_FLAGS:
             pass
+        elif name == "debug-only" and value is not None and set(
+                _unquote(value).split(",")) <= _DEBUG_TYPES:
+            # What GPU serialization shows (PTX, SASS): backends/cuda/serialize.py.
+            o.debug_only |= set(_unquote(value).split(","))
         elif name in ("verify-diagnostics", "verify-each", "mlir-print-ir-after-all",
                       "mlir-print-ir-before-all", "debug", "debug-only", "mlir-timing"):
             raise UsageError(
@@ -184,6 +191,9 @@ def _process(text: str, filename: str, o: Options, spec, err: list[str]) -> str:
     module = result.module
     if spec.items:
         deferred = run_pipeline(module, spec)
+        from runner_core.backends.cuda import serialize
+
+        serialize.apply(module, deferred, o.debug_only, err, filename)
         if o.verbose:
             from runner_core.passes.registry import OLD_PIPELINE_NAMES
 

@@ -81,7 +81,7 @@ Output
 
 Optional overrides (return ``None`` to use the generic lowering here)
   ``all_reduce(ctx, kind, value, combine)`` and
-  ``subgroup_reduce(ctx, kind, value, combine, cluster_size, cluster_stride)``
+  ``subgroup_reduce(ctx, kind, value, combine, cluster_size, cluster_stride, uniform=)``
   where ``combine(lhs, rhs) -> value`` emits one combination.
 
 ``memref.atomic_rmw`` uses the shared memref lowering (an LLVM ``atomicrmw``,
@@ -193,7 +193,7 @@ class KernelHooks:
 
     def subgroup_reduce(self, ctx: LoweringContext, kind: str, value: ir.Value,
                         combine: Callable[[ir.Value, ir.Value], ir.Value], cluster_size: int,
-                        cluster_stride: int) -> ir.Value | None:
+                        cluster_stride: int, *, uniform: bool = False) -> ir.Value | None:
         return None
 
 

@@ -282,7 +282,8 @@ def _subgroup_reduce(ctx, op):
         raise ctx.unsupported(op, f"subgroup_reduce cluster of {size} lanes with stride "
                                   f"{stride} (exceeds the subgroup of {hooks.subgroup_size})")
     combine = combiner(ctx, kind, op)
-    res = hooks.subgroup_reduce(ctx, kind, value, combine, size, stride)
+    res = hooks.subgroup_reduce(ctx, kind, value, combine, size, stride,
+                                uniform=op.uniform is not None)
     if res is None:
         res = subgroup_reduce(ctx, value, combine, size, stride, op)
     ctx.set_results(op, [res])

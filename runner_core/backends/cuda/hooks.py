@@ -48,6 +48,29 @@ class NVPTXHooks(gpu_device.KernelHooks):
     name = "nvptx"
     subgroup_size = 32
 
+    def __init__(self, chip: str | None = None):
+        # The chip a pipeline serializes for (cubin-chip); None: the run's device,
+        # known only when the module is loaded, so no chip-specific instructions.
+        self.chip = chip
+
+    def _sm(self) -> int:
+        digits = "".join(ch for ch in (self.chip or "")[3:] if ch.isdigit())
+        return int(digits) if self.chip and self.chip.startswith("sm_") and digits else 0
+
+    # redux.sync kinds (sm_80+) for i32 reductions over the whole warp, as upstream.
+    _REDUX = {"add": "add", "and": "and", "or": "or", "xor": "xor", "minsi": "min",
+              "minui": "umin", "maxsi": "max", "maxui": "umax"}
+
+    def subgroup_reduce(self, ctx, kind, value, combine, cluster_size, cluster_stride, *,
+                        uniform=False):
+        """``redux.sync`` when upstream's NVVM lowering would use it: a chip of sm_80 or
+        later, a uniform i32 reduction over the whole warp (else the shuffle tree)."""
+        if not (uniform and self._sm() >= 80 and kind in self._REDUX and cluster_size == 32
+                and cluster_stride == 1 and value.type == I32):
+            return None
+        fn = ctx.declare(f"llvm.nvvm.redux.sync.{self._REDUX[kind]}", I32, [I32, I32])
+        return ctx.builder.call(fn, [value, ir.Constant(I32, -1)])
+
     def target_description(self):
         return nvptx_target()
 

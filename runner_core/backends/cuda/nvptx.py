@@ -53,11 +53,13 @@ def _init() -> None:
 
 
 @cache
-def target_machine(arch: str = DEFAULT_ARCH, opt: int = 3) -> llvm.TargetMachine:
-    """An NVPTX target machine for ``sm_XY`` (LLVM picks the lowest PTX ISA that has it)."""
+def target_machine(arch: str = DEFAULT_ARCH, opt: int = 3,
+                   features: str = "") -> llvm.TargetMachine:
+    """An NVPTX target machine for ``sm_XY`` (LLVM picks the lowest PTX ISA that has it,
+    unless ``features`` asks for one, e.g. ``+ptx80``)."""
     _init()
     target = llvm.Target.from_triple(TRIPLE)
-    return target.create_target_machine(cpu=arch, features="", opt=opt)
+    return target.create_target_machine(cpu=arch, features=features, opt=opt)
 
 
 @cache
@@ -189,7 +191,7 @@ def needs_libdevice(module: llvm.ModuleRef) -> bool:
 
 # --------------------------------------------------------------------------- compilation
 def compile_ptx(ir_text: str, arch: str = DEFAULT_ARCH, *, kernels: list[str] | None = None,
-                opt: int = 3, name: str = "kernels") -> str:
+                opt: int = 3, name: str = "kernels", features: str = "") -> str:
     """LLVM IR of one kernel module -> PTX text for ``arch``.
 
     ``kernels``: the entry points to keep visible (default: every function with
@@ -218,7 +220,7 @@ def compile_ptx(ir_text: str, arch: str = DEFAULT_ARCH, *, kernels: list[str] | 
     for gv in mod.global_variables:
         if not gv.is_declaration and gv.linkage.name == "external":
             gv.linkage = "internal"
-    tm = target_machine(arch, opt)
+    tm = target_machine(arch, opt, features)
     pto = llvm.create_pipeline_tuning_options(speed_level=max(opt, 0))
     pb = llvm.create_pass_builder(tm, pto)
     # Drop what nothing references first: most of libdevice, cheaply.

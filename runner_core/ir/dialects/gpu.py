@@ -85,6 +85,8 @@ from runner_core.ir.dialects.gpu_types import (
     memory_space_of,
 )
 
+from runner_core.ir.dialects.gpu_binary import BinaryOp  # noqa: E402
+
 GPU = Dialect(
     "gpu",
     [
@@ -95,6 +97,7 @@ GPU = Dialect(
         ClusterIdOp, ClusterDimOp, ClusterBlockIdOp, ClusterDimBlocksOp,
         LaneIdOp, SubgroupSizeOp, NumSubgroupsOp, SubgroupIdOp,
         BarrierOp, ShuffleOp, AllReduceOp, SubgroupReduceOp, PrintfOp, DynamicSharedMemoryOp,
+        BinaryOp,
     ],
     [AsyncTokenType, DimensionAttr, AllReduceOperationAttr, ShuffleModeAttr, AddressSpaceAttr],
 )

@@ -1,0 +1,176 @@
+"""What the embedded ``mlir-opt`` shows of GPU serialization (compile-only tests).
+
+Upstream's ``gpu-lower-to-nvvm-pipeline`` / ``gpu-module-to-binary`` turn each
+``gpu.module`` into a ``gpu.binary``; tests then check the PTX (``-debug-only=
+serialize-to-isa`` on stderr, or ``cubin-format=isa`` / ``format=isa``, where the
+binary's object holds the PTX text) or the SASS (``-debug-only=dump-sass``).
+The embedded ``mlir-opt`` defers lowering to the runner; only when one of
+these is asked does it serialize here, through the cuda backend's own kernel
+compiler (LLVM IR -> PTX with llvmlite's NVPTX target, for the chip, PTX
+features and optimisation level the pipeline names).  Everything else stays
+deferred.  SASS needs CUDA's ``ptxas`` and ``nvdisasm``; without them the
+tool fails saying so (use ``--gpurunner-tools=system``).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+
+from runner_core.errors import RunnerError
+
+# Options of upstream's pipelines: (chip, features, opt-level, format) defaults.
+_PIPELINES = ("gpu-lower-to-nvvm-pipeline", "gpu-lower-to-nvvm", "test-lower-to-nvvm")
+DEBUG_TYPES = ("serialize-to-isa", "dump-sass")
+
+
+@dataclass
+class Serialization:
+    chip: str = "sm_50"
+    features: str = "+ptx60"
+    opt: int = 2
+    fmt: str = "fatbin"
+    cmd_options: str = ""
+
+
+def _options(text: str) -> dict[str, str]:
+    m = re.search(r"\{(.*)\}", text, re.S)
+    if not m:
+        return {}
+    out = {}
+    for k, v1, v2 in re.findall(r"([\w-]+)=(?:\"([^\"]*)\"|(\S+))", m.group(1)):
+        out[k] = v1 or v2
+    return out
+
+
+def requested(deferred: list[str]) -> Serialization | None:
+    """The serialization the deferred passes ask for (None: nothing serializes)."""
+    found = None
+    for text in deferred:
+        name = text.rsplit("(", 1)[-1].split("{", 1)[0].rstrip(")")
+        opts = _options(text)
+        if name in _PIPELINES:
+            found = found or Serialization()
+            found.chip = opts.get("cubin-chip", found.chip)
+            found.features = opts.get("cubin-features", found.features)
+            found.opt = int(opts.get("opt-level", found.opt))
+            found.fmt = opts.get("cubin-format", found.fmt)
+            found.cmd_options = opts.get("ptxas-cmd-options", found.cmd_options)
+        elif name == "nvvm-attach-target":
+            found = found or Serialization()
+            found.chip = opts.get("chip", found.chip)
+            found.features = opts.get("features", found.features)
+            found.opt = int(opts.get("O", found.opt))
+        elif name == "gpu-module-to-binary":
+            found = found or Serialization()
+            found.fmt = opts.get("format", found.fmt)
+            found.cmd_options = opts.get("opts", found.cmd_options)
+    return found
+
+
+# Lowest PTX ISA (x10) LLVM's NVPTX back end accepts for a chip (NVPTXSubtarget).
+_MIN_PTX = {"sm_50": 40, "sm_52": 40, "sm_53": 42, "sm_60": 50, "sm_61": 50, "sm_62": 50,
+            "sm_70": 60, "sm_72": 61, "sm_75": 63, "sm_80": 70, "sm_86": 71, "sm_87": 74,
+            "sm_89": 78, "sm_90": 78, "sm_90a": 80, "sm_100": 86, "sm_100a": 86,
+            "sm_120": 87, "sm_120a": 87}
+
+
+def check_ptx_version(chip: str, features: str) -> None:
+    """LLVM aborts the process on a PTX ISA too old for the chip; say it as an error."""
+    m = re.search(r"\+ptx(\d+)", features)
+    need = _MIN_PTX.get(chip)
+    if m and need and int(m.group(1)) < need:
+        have = int(m.group(1))
+        raise RunnerError(f"error: PTX version {have // 10}.{have % 10} does not support "
+                          f"target '{chip}'. Minimum required PTX version is "
+                          f"{need // 10}.{need % 10} (LLVM's NVPTX back end; pass "
+                          f"cubin-features=+ptx{need} or later)")
+
+
+def gpu_module_ptx(gpu_module_op, s: Serialization, filename: str) -> str:
+    """PTX of one gpu.module for ``s``'s chip and features, every defined function kept."""
+    from . import compiler, nvptx
+    from .hooks import NVPTXHooks
+
+    check_ptx_version(s.chip, s.features)
+    km = compiler.kernel_ir(gpu_module_op, NVPTXHooks(chip=s.chip), filename=filename)
+    text = str(km.module)
+    keep = [f.name for f in km.module.functions if not f.is_declaration]
+    return nvptx.compile_ptx(text, s.chip, kernels=keep, opt=s.opt, name=km.name,
+                             features=s.features)
+
+
+def _with_module_target(s: Serialization, op) -> Serialization:
+    """A ``#nvvm.target<chip = ..., features = ..., O = ...>`` on the gpu.module wins."""
+    targets = getattr(op, "targets", None)
+    text = " ".join(str(t) for t in (targets.data if targets is not None else ()))
+    if "nvvm.target" not in text:
+        return s
+    out = Serialization(s.chip, s.features, s.opt, s.fmt, s.cmd_options)
+    if m := re.search(r'chip\s*=\s*"([^"]+)"', text):
+        out.chip = m.group(1)
+    if m := re.search(r'features\s*=\s*"([^"]*)"', text):
+        out.features = m.group(1)
+    if m := re.search(r"\bO\s*=\s*(\d+)", text):
+        out.opt = int(m.group(1))
+    return out
+
+
+def sass(ptx: str, chip: str) -> str:
+    ptxas, nvdisasm = shutil.which("ptxas"), shutil.which("nvdisasm")
+    if not ptxas or not nvdisasm:
+        missing = " and ".join(n for n, p in (("ptxas", ptxas), ("nvdisasm", nvdisasm)) if not p)
+        raise RunnerError(f"error: -debug-only=dump-sass needs CUDA's {missing}, not found on "
+                          f"PATH; install the CUDA toolkit or run with "
+                          f"--gpurunner-tools=system")
+    with tempfile.TemporaryDirectory() as tmp:
+        src, cubin = f"{tmp}/k.ptx", f"{tmp}/k.cubin"
+        with open(src, "w") as f:
+            f.write(ptx)
+        arch = chip.rstrip("a") if chip.endswith("a") else chip
+        subprocess.run([ptxas, f"-arch={chip}", src, "-o", cubin], check=True,
+                       capture_output=True, timeout=120)
+        del arch
+        return subprocess.run([nvdisasm, cubin], check=True, capture_output=True, text=True,
+                              timeout=120).stdout
+
+
+def apply(module, deferred: list[str], debug_only: set[str], err: list[str],
+          filename: str) -> None:
+    """Serialize ``module``'s gpu.modules where the pipeline and flags ask to see the result."""
+    s = requested(deferred)
+    wants_isa = s is not None and s.fmt == "isa"
+    if s is None or not (wants_isa or debug_only & set(DEBUG_TYPES)):
+        return
+    # The pipeline outlines gpu.launch bodies first (the runner would do it later).
+    work = module if wants_isa else module.clone()
+    if any(o.name == "gpu.launch" for o in work.walk()):
+        from runner_core.ir.context import shared_context
+        from runner_core.passes.outlining import KernelOutliningPass, sink_into_launch
+
+        for launch in [o for o in work.walk() if o.name == "gpu.launch"]:
+            sink_into_launch(launch)
+        KernelOutliningPass().run(work, shared_context())
+    for op in [o for o in work.walk() if o.name == "gpu.module"]:
+        name = op.sym_name.data
+        ptx = gpu_module_ptx(op, _with_module_target(s, op), filename)
+        if "serialize-to-isa" in debug_only:
+            err.append(ptx if ptx.endswith("\n") else ptx + "\n")
+        if "dump-sass" in debug_only:
+            err.append(sass(ptx, s.chip))
+        if wants_isa:
+            _replace_with_binary(op, name, ptx, s)
+
+
+def _replace_with_binary(op, name: str, ptx: str, s: Serialization) -> None:
+    """``gpu.binary @name [#gpu.object<#nvvm.target<...>, assembly = "PTX">]``."""
+    from runner_core.ir.dialects.gpu_binary import make_isa_binary
+
+    binary = make_isa_binary(name, ptx, s.chip, s.features, s.opt)
+    parent = op.parent_block()
+    parent.insert_op_before(binary, op)
+    op.detach()
+    op.erase()
