@@ -26,7 +26,7 @@ DIALECT_MODULES = ("func", "arith", "math", "index", "memref", "scf", "cf", "vec
 # Modules other packages add (e.g. "runner_core.codegen.gpu_host"); imported
 # lazily by lower_module so that they may import this package themselves.
 EXTRA_MODULES: list[str] = ["runner_core.codegen.gpu_host", "runner_core.codegen.gpu_device",
-                             "runner_core.codegen.gpu_assert",
+                             "runner_core.codegen.gpu_assert", "runner_core.codegen.gpu_mma",
                              "runner_core.codegen.async_lowering"]
 
 _loaded: set[str] = set()

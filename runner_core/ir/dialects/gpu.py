@@ -86,6 +86,7 @@ from runner_core.ir.dialects.gpu_types import (
 )
 
 from runner_core.ir.dialects.gpu_binary import BinaryOp  # noqa: E402
+from runner_core.ir.dialects.gpu_mma import MMA_OPS, MMAMatrixType  # noqa: E402
 
 GPU = Dialect(
     "gpu",
@@ -97,9 +98,9 @@ GPU = Dialect(
         ClusterIdOp, ClusterDimOp, ClusterBlockIdOp, ClusterDimBlocksOp,
         LaneIdOp, SubgroupSizeOp, NumSubgroupsOp, SubgroupIdOp,
         BarrierOp, ShuffleOp, AllReduceOp, SubgroupReduceOp, PrintfOp, DynamicSharedMemoryOp,
-        BinaryOp,
+        BinaryOp, *MMA_OPS,
     ],
-    [AsyncTokenType, DimensionAttr, AllReduceOperationAttr, ShuffleModeAttr, AddressSpaceAttr],
+    [AsyncTokenType, MMAMatrixType, DimensionAttr, AllReduceOperationAttr, ShuffleModeAttr, AddressSpaceAttr],
 )
 
 ID_OPS: tuple[type[_DimIndexOp], ...] = (ThreadIdOp, BlockIdOp, BlockDimOp, GridDimOp,
