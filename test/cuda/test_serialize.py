@@ -127,3 +127,27 @@ def test_gpu_binary_prints_as_mlir_opt_22():
                           capture_output=True)
     assert ours.returncode == 0 and real.returncode == 0, (ours.stderr, real.stderr)
     assert ours.stdout == real.stdout + b"\n" or ours.stdout == real.stdout
+
+
+MMA = """gpu.module @m {
+  gpu.func @k(%a: memref<16x16xf16>, %c: memref<16x16xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    %A = gpu.subgroup_mma_load_matrix %a[%c0, %c0] {leadDimension = 16 : index} : memref<16x16xf16> -> !gpu.mma_matrix<16x16xf16, "AOp">
+    %B = gpu.subgroup_mma_load_matrix %a[%c0, %c0] {leadDimension = 16 : index, transpose} : memref<16x16xf16> -> !gpu.mma_matrix<16x16xf16, "BOp">
+    %C = gpu.subgroup_mma_load_matrix %c[%c0, %c0] {leadDimension = 16 : index} : memref<16x16xf32> -> !gpu.mma_matrix<16x16xf32, "COp">
+    %D = gpu.subgroup_mma_compute %A, %B, %C : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
+    gpu.subgroup_mma_store_matrix %D, %c[%c0, %c0] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<16x16xf32>
+    gpu.return
+  }
+}
+"""
+
+
+def test_mma_ops_compile_to_ptx_with_warp_barriers(tmp_path):
+    res = _opt(MMA, "-gpu-lower-to-nvvm-pipeline=cubin-chip=sm_90 cubin-features=+ptx80 "
+                    "cubin-format=isa")
+    assert res.returncode == 0, res.stderr
+    ptx = _assembly(res.stdout)
+    assert ".visible .entry k(" in ptx
+    assert ptx.count("shfl.sync.idx.b32") >= 4  # a warp barrier before each load and store
+    assemble(ptx, "sm_90", tmp_path)
