@@ -158,10 +158,8 @@ def _tf32(ctx: LoweringContext, v: ir.Value) -> ir.Value:
 
 @lowering("gpu.subgroup_mma_compute", targets=_TARGETS)
 def _compute(ctx: LoweringContext, op) -> None:
-    if op.a_transpose is not None or op.b_transpose is not None:
-        raise ctx.unsupported(op, "gpu.subgroup_mma_compute with a_transpose/b_transpose",
-                              hint="load the fragments with 'transpose' instead, or run "
-                                   "with --gpurunner-tools=system")
+    # a_transpose/b_transpose say the fragments were loaded column-major (`transpose`
+    # on the load), which the logical tiles here already reflect.
     at, bt, ct = op.opA.type, op.opB.type, op.res.type
     a_t, b_t, c_t = ctx.convert(at), ctx.convert(bt), ctx.convert(ct)
     m, k = at.dims
