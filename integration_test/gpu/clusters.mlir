@@ -1,4 +1,4 @@
-// RUN: mlir-opt %s -gpu-lower-to-nvvm-pipeline="cubin-chip=sm_90a cubin-format=%gpu_compilation_format" \
+// RUN: mlir-opt %s -gpu-lower-to-nvvm-pipeline="cubin-chip=sm_90a cubin-features=+ptx80 cubin-format=%gpu_compilation_format" \
 // RUN: | mlir-runner --shared-libs=%mlir_cuda_runtime --shared-libs=%mlir_runner_utils \
 // RUN:   --entry-point-result=void \
 // RUN: | FileCheck %s
@@ -55,7 +55,12 @@ module attributes {gpu.container_module} {
         threads in (%c1, %c1, %c1) args(%out : memref<2x4xi32>)
     call @printMemrefI32(%u) : (memref<*xi32>) -> ()
     %zero = arith.constant 0 : i32
-    linalg.fill ins(%zero : i32) outs(%out : memref<2x4xi32>)
+    %c0 = arith.constant 0 : index
+    scf.for %i = %c0 to %c2 step %c1 {
+      scf.for %j = %c0 to %c4 step %c1 {
+        memref.store %zero, %out[%i, %j] : memref<2x4xi32>
+      }
+    }
     gpu.launch clusters(%cx, %cy, %cz) in (%ncx = %c2, %ncy = %c1, %ncz = %c1)
                blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c2, %gz = %c1)
                threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {

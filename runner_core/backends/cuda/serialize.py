@@ -142,6 +142,12 @@ def apply(module, deferred: list[str], debug_only: set[str], err: list[str],
           filename: str) -> None:
     """Serialize ``module``'s gpu.modules where the pipeline and flags ask to see the result."""
     s = requested(deferred)
+    if s is not None:
+        # LLVM 22 aborts serializing for a chip newer than the PTX ISA named; so do we
+        # (as an error), whether or not anything is printed.
+        for op in [o for o in module.walk() if o.name in ("gpu.module", "gpu.launch")]:
+            t = _with_module_target(s, op) if op.name == "gpu.module" else s
+            check_ptx_version(t.chip, t.features)
     wants_isa = s is not None and s.fmt == "isa"
     if s is None or not (wants_isa or debug_only & set(DEBUG_TYPES)):
         return
