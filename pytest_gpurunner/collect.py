@@ -126,6 +126,11 @@ class MlirItem(pytest.Item):
                                   f"{decision.reason}")
         if decision.action == "skip":
             self._skip(decision.reason)
+        if self.kind.gpu and decision.backend == "cpu":
+            gap = gating.hardware_only_gap(self.path.read_text(errors="replace"))
+            if gap:
+                self.user_properties[-1] = ("gpurunner_gpu", "skipped")
+                self._skip(gap)
 
         features = settings.features | self.local.features
         try:

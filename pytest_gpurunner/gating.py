@@ -179,6 +179,22 @@ def classify(path: Path, rootdir: Path, texts: list[str], names: list[str],
     return Classification(integration, gpu, reasons)
 
 
+# sm_90 features only hardware has: the cpu backend does not emulate them, so a GPU
+# test using them is skipped there, naming the gap (issue 13).
+_HARDWARE_ONLY = re.compile(r"\b(nvgpu\.tma\.[\w.]+|nvgpu\.warpgroup\.[\w.]+|"
+                            r"nvgpu\.mbarrier\.[\w.]+|nvvm\.wgmma\.[\w.]+|"
+                            r"nvvm\.cp\.async\.bulk[\w.]*)")
+
+
+def hardware_only_gap(text: str) -> str | None:
+    """The skip reason for a GPU test the cpu backend cannot emulate (None: it can)."""
+    m = _HARDWARE_ONLY.search(text)
+    if m is None:
+        return None
+    return (f"UNSUPPORTED on the cpu backend: '{m.group(1)}' (sm_90 TMA / wgmma / mbarrier) "
+            f"needs a real GPU; run with --gpurunner-gpu=require on an sm_90 GPU")
+
+
 @dataclass
 class Decision:
     action: str  # run | skip | fail

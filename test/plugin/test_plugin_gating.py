@@ -153,3 +153,15 @@ def test_the_reason_for_no_gpu_says_it_once():
         pytest.skip("a CUDA device is usable here")
     reason = driver.probe_reason()
     assert reason and reason.count("no CUDA device visible") <= 1, reason
+
+
+def test_hardware_only_gpu_test_is_skipped_on_the_cpu_backend_naming_the_gap(project):
+    """sm_90 TMA / wgmma / mbarrier are not emulated: a clear skip, not a failure."""
+    project.makefile(".mlir", tma=GPU_TEST + "// nvgpu.tma.async.load %d[...]\n",
+                     plain=GPU_TEST)
+    result = run(project, "--gpurunner-gpu=emulate", "-rs")
+    result.assert_outcomes(passed=1, skipped=1)
+    result.stdout.fnmatch_lines(["*tma.mlir*UNSUPPORTED on the cpu backend: "
+                                 "'nvgpu.tma.async.load'*needs a real GPU*"])
+    assert gating.hardware_only_gap("nvgpu.warpgroup.mma %a") is not None
+    assert gating.hardware_only_gap("gpu.subgroup_mma_compute %a") is None
