@@ -7,6 +7,7 @@ from xdsl.ir import Operation
 
 from runner_core.passes.outlining import KernelOutliningPass, SinkIndexComputationsPass
 from runner_core.passes.registry import register_pass
+from runner_core.passes.vector_to_gpu import ConvertVectorToGPUPass
 
 
 class _XdslPass:
@@ -36,6 +37,9 @@ class _XdslPass:
             raise AssertionError(self.name)
 
 
+register_pass("convert-vector-to-gpu", ConvertVectorToGPUPass,
+              summary="2-D vector code in GPU kernels to gpu.subgroup_mma_* ops",
+              options=("use-nvgpu",))
 register_pass("gpu-kernel-outlining", KernelOutliningPass,
               summary="outline gpu.launch bodies into gpu.func kernels in gpu.modules",
               options=("data-layout-str",), anchors=("builtin.module",))
