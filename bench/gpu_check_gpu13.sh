@@ -39,6 +39,10 @@ run() {  # label, timeout, pytest args...
 
 nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader >> "$LOG" 2>&1
 
+# The seed still prints [84, 84] (issue 13 "what it must show"; 100 runs here).
+timeout 600 "$PY" bench/gpu_seed_stress.py -n 100 >> "$LOG" 2>&1 \
+  && echo "PASS seed-stress (see log)" || echo "FAIL seed-stress (see log)"
+
 run project-gpu 900 --gpurunner-gpu=require -n 4 \
   integration_test/gpu/device_assert.mlir integration_test/gpu/clusters.mlir \
   integration_test/gpu test/cuda test/cpu_backend/test_device_assert.py \
@@ -47,6 +51,10 @@ run project-gpu 900 --gpurunner-gpu=require -n 4 \
 if [ -d "$UP" ]; then
   run upstream-cuda 1800 --gpurunner-gpu=require -n 4 "$UP"
   run upstream-cpu 1800 --gpurunner-gpu=emulate -n 4 "$UP"
+  # One markdown row per file (for bench/results/gpu-fidelity-2026-12-06.md).
+  timeout 1800 "$PY" bench/gpu_upstream_table.py "$UP" --gpu require -n 4 \
+    > "$LOGDIR/gpu13-upstream-require.md" 2>&1
+  echo "table: $LOGDIR/gpu13-upstream-require.md"
 else
   echo "SKIP upstream: $UP not found (carry /work/upstream to ./upstream)" | tee -a "$LOG"
 fi
