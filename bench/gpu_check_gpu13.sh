@@ -18,6 +18,16 @@ PY="${PYTHON:-python3}"
 [ -x .venv/bin/python ] && PY=.venv/bin/python
 UP=upstream/llvm-project/mlir/test/Integration/GPU/CUDA
 : > "$LOG"
+# Without an install (the device machine), import the checkout and load the plug-in by name.
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
+PLUGIN=()
+"$PY" - <<'PYEOF' || PLUGIN=(-p pytest_gpurunner.plugin)
+import sys
+from importlib.metadata import entry_points
+sys.exit(0 if any(e.name == "gpurunner" for e in entry_points(group="pytest11")) else 1)
+PYEOF
+XDIST=(-n 4)
+"$PY" -c "import xdist" 2>/dev/null || XDIST=()
 
 verdicts() {  # pytest -rA output -> "PASS|FAIL|SKIP <label> <file>"
   grep -E '^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) ' | sed -E \
@@ -28,7 +38,8 @@ verdicts() {  # pytest -rA output -> "PASS|FAIL|SKIP <label> <file>"
 run() {  # label, timeout, pytest args...
   local label=$1 limit=$2; shift 2
   echo "=== $label: pytest $*" >> "$LOG"
-  timeout "$limit" "$PY" -m pytest -p no:cacheprovider -rA -q "$@" > "$LOG.part" 2>&1
+  timeout "$limit" "$PY" -m pytest "${PLUGIN[@]}" -p no:cacheprovider -rA -q "$@" \
+    > "$LOG.part" 2>&1
   local rc=$?
   cat "$LOG.part" >> "$LOG"
   verdicts "$label" < "$LOG.part"
@@ -43,16 +54,16 @@ nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader >> 
 timeout 600 "$PY" bench/gpu_seed_stress.py -n 100 >> "$LOG" 2>&1 \
   && echo "PASS seed-stress (see log)" || echo "FAIL seed-stress (see log)"
 
-run project-gpu 900 --gpurunner-gpu=require -n 4 \
+run project-gpu 900 --gpurunner-gpu=require "${XDIST[@]}" \
   integration_test/gpu/device_assert.mlir integration_test/gpu/clusters.mlir \
   integration_test/gpu test/cuda test/cpu_backend/test_device_assert.py \
   test/cpu_backend/test_clusters.py test/cpu_backend/test_older_gpu_forms.py
 
 if [ -d "$UP" ]; then
-  run upstream-cuda 1800 --gpurunner-gpu=require -n 4 "$UP"
-  run upstream-cpu 1800 --gpurunner-gpu=emulate -n 4 "$UP"
+  run upstream-cuda 1800 --gpurunner-gpu=require "${XDIST[@]}" "$UP"
+  run upstream-cpu 1800 --gpurunner-gpu=emulate "${XDIST[@]}" "$UP"
   # One markdown row per file (for bench/results/gpu-fidelity-2026-12-06.md).
-  timeout 1800 "$PY" bench/gpu_upstream_table.py "$UP" --gpu require -n 4 \
+  timeout 1800 "$PY" bench/gpu_upstream_table.py "$UP" --gpu require -n "${XDIST[1]:-0}" \
     > "$LOGDIR/gpu13-upstream-require.md" 2>&1
   echo "table: $LOGDIR/gpu13-upstream-require.md"
 else

@@ -36,8 +36,14 @@ def main() -> int:
     ap.add_argument("--timeout", type=int, default=1500)
     args = ap.parse_args()
     folder = Path(args.folder).resolve()
+    from importlib.metadata import entry_points
+
     cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", "-q",
-           f"--gpurunner-gpu={args.gpu}", "-n", args.n, str(folder)]
+           f"--gpurunner-gpu={args.gpu}", str(folder)]
+    if not any(e.name == "gpurunner" for e in entry_points(group="pytest11")):
+        cmd[3:3] = ["-p", "pytest_gpurunner.plugin"]  # not installed: load it by name
+    if args.n not in ("", "0"):
+        cmd += ["-n", args.n]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout).stdout
     verdict: dict[str, tuple[str, str]] = {}
     for line in out.splitlines():
