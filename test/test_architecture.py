@@ -25,10 +25,6 @@ MAX_LINES = 800
 # them.  The test fails on anything not listed, and on an entry that no longer
 # applies (delete it then): the lists only shrink.
 KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"runner_core.codegen.context", "runner_core.codegen.registry"}):
-        "issue 16: lowering tables installed per target",
-    frozenset({"runner_core.codegen", "runner_core.codegen.emitter"}):
-        "issue 16: lowering tables installed per target",
     frozenset({"runner_core.ir.dialects.func_ext", "runner_core.ir.dialects.legacy"}):
         "issue 16",
     frozenset({"runner_core.passes.async_parallel_for", "runner_core.passes.builtin_passes",

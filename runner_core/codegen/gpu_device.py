@@ -1,7 +1,7 @@
 """Kernel-side gpu ops, lowered once for every GPU target through a small hook interface.
 
-A ``gpu.module`` is compiled into its own LLVM module by :func:`lower_gpu_module`
-with the shared emitter (func/arith/math/memref/scf/... lowerings are reused as
+A ``gpu.module`` is compiled into its own LLVM module by
+:func:`runner_core.codegen.emitter.lower_gpu_module` with the shared emitter (func/arith/math/memref/scf/... lowerings are reused as
 they are) plus the lowerings in this file for ``gpu.func``, ids and sizes,
 ``gpu.barrier``, ``gpu.shuffle``, ``gpu.all_reduce``, ``gpu.subgroup_reduce``,
 ``gpu.printf``, ``gpu.dynamic_shared_memory`` and the workgroup/private
@@ -29,7 +29,6 @@ from .context import FunctionInfo, LoweringContext
 from .gpu_device_hooks import (
     _CURRENT_FUNC,
     _KERNELS_OPTION,
-    HOOKS_OPTION,
     REDUCTION_KINDS,
     SHUFFLE_MODES,
     SUBGROUP_SIZE,
@@ -48,34 +47,12 @@ from .gpu_device_hooks import (
     thread_id,
 )
 from .gpu_device_sync import all_reduce, combiner, shuffle, subgroup_reduce, subgroup_reduce_partial
-from .registry import lowering, register_module_op
+from .registry import Registry
 from .types import I1, I32, I64, PTR
 
-
-# ------------------------------------------------------------------------ driver
-def lower_gpu_module(gpu_module_op, hooks: KernelHooks, *, filename: str = "",
-                     options: dict | None = None) -> KernelModule:
-    """Emit one ``gpu.module`` as an LLVM module for ``hooks``' target.
-
-    Raises ``UnsupportedError`` (op name and source location) for anything the
-    target cannot compile, before any code runs.
-    """
-    from . import load_dialect_lowerings
-    from .emitter import lower_module_ops, new_module
-
-    load_dialect_lowerings()
-    name = gpu_module_op.sym_name.data
-    target = hooks.target_description()
-    mod = new_module(name, target)
-    opts = dict(options or {})
-    opts[HOOKS_OPTION] = hooks
-    kernels: list[KernelInfo] = []
-    opts[_KERNELS_OPTION] = kernels
-    ctx = LoweringContext(target, mod, filename, opts)
-    hooks.begin_module(ctx, gpu_module_op)
-    lower_module_ops(ctx, gpu_module_op.body.block.ops, "in a gpu.module")
-    hooks.finish_module(ctx, kernels)
-    return KernelModule(name, mod, ctx, kernels)
+registry = Registry()
+lowering = registry.lowering
+register_module_op = registry.register_module_op
 
 
 # --------------------------------------------------------------------- gpu.func
@@ -264,7 +241,7 @@ for _name in HOST_ONLY_OPS:
     lowering(_name, targets=KERNEL_TARGETS)(_host_only)
 
 
-__all__ = ["KernelHooks", "KernelInfo", "KernelModule", "lower_gpu_module", "hooks_of",
+__all__ = ["KernelHooks", "KernelInfo", "KernelModule", "hooks_of",
            "current_gpu_func", "linear_thread_id", "block_size", "thread_id", "block_id",
            "block_dim", "grid_dim", "shuffle", "combiner", "all_reduce", "subgroup_reduce",
            "subgroup_reduce_partial", "promote_printf_args", "ops_reachable", "SYNC_OPS",

@@ -24,8 +24,12 @@ from xdsl.dialects import llvm as L
 
 from . import arith
 from .context import FunctionInfo, LoweringContext, prop
-from .registry import lowering, register_module_op
+from .registry import Registry
 from .types import I8, PTR, VOID, TypeConverter, register_type
+
+registry = Registry()
+lowering = registry.lowering
+register_module_op = registry.register_module_op
 
 
 # ------------------------------------------------------------------- types

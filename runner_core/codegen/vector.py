@@ -18,9 +18,12 @@ from xdsl.dialects import builtin as b
 from . import memref_desc as md
 from .context import LoweringContext, prop
 from .elementwise import map_nd
-from .registry import lowering
+from .registry import Registry
 from .types import I16, I32, I64, VOID
 from .vector_lanes import count, flatten, from_lanes, shape_of, splat, to_lanes, unflatten
+
+registry = Registry()
+lowering = registry.lowering
 
 DYNAMIC = md.DYNAMIC
 

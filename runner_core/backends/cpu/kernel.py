@@ -37,13 +37,8 @@ from functools import cache
 
 import llvmlite.ir as ir
 
-from runner_core.codegen.gpu_device import (
-    SYNC_OPS,
-    KernelHooks,
-    KernelInfo,
-    lower_gpu_module,
-    reachable,
-)
+from runner_core.codegen.emitter import lower_gpu_module
+from runner_core.codegen.gpu_device import SYNC_OPS, KernelHooks, KernelInfo, reachable
 from runner_core.codegen.gpu_host import DeviceBinary
 from runner_core.codegen.target import TargetDescription
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from runner_core.codegen.diag import op_location
-from runner_core.codegen.gpu_device import KernelModule, lower_gpu_module
+from runner_core.codegen.emitter import lower_gpu_module
+from runner_core.codegen.gpu_device import KernelModule
 from runner_core.codegen.gpu_host import DeviceBinary
 
 from .hooks import NVPTXHooks
