@@ -24,13 +24,7 @@ MAX_LINES = 800
 # Cycles and oversized modules known and being removed (issue 16), with who removes
 # them.  The test fails on anything not listed, and on an entry that no longer
 # applies (delete it then): the lists only shrink.
-KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"runner_core.ir.dialects.func_ext", "runner_core.ir.dialects.legacy"}):
-        "issue 16",
-    frozenset({"runner_core.passes.async_parallel_for", "runner_core.passes.builtin_passes",
-               "runner_core.passes.outlining", "runner_core.passes.registry"}):
-        "issue 16: the pass table listed once",
-}
+KNOWN_CYCLES: dict[frozenset[str], str] = {}
 KNOWN_OVERSIZE: dict[str, str] = {}
 
 pytestmark = pytest.mark.unit

@@ -43,7 +43,7 @@ from xdsl.traits import ConstantLike, SymbolOpInterface
 
 from runner_core.ir.dialects import gpu, index_dialect, memref_ext
 from runner_core.ir.parse import walk_ops
-from runner_core.passes.registry import PassError
+from runner_core.passes.base import PassError
 
 CONTAINER_MODULE_ATTR = "gpu.container_module"
 

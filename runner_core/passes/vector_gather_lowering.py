@@ -26,6 +26,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 
 from runner_core.codegen import memref_desc as md
 from runner_core.errors import RunnerError
+from runner_core.passes.base import PassInfo
 
 
 def _make(ctx: Context, name: str, operands, result_types, properties=None) -> Operation:
@@ -170,7 +171,6 @@ def _replace(old: Operation, new: list[Operation], value: SSAValue) -> None:
     old.erase()
 
 
-# What the pass registry registers (it imports this module, not the other way round).
-REGISTRATION = {"name": "test-vector-gather-lowering", "factory": VectorGatherLoweringPass,
-                "summary": "lower vector.gather into conditional scalar loads (LLVM 22's "
-                           "test pass)"}
+# What the pass registry lists (it imports this module, not the other way round).
+PASS = PassInfo("test-vector-gather-lowering", VectorGatherLoweringPass,
+                summary="lower vector.gather into conditional scalar loads (LLVM 22's test pass)")

@@ -86,9 +86,9 @@ class ConstantOp(IRDLOperation):
         attrs = parser.parse_optional_attr_dict()
         sym = parser.parse_optional_symbol_name()
         if sym is None and not attrs:
-            from runner_core.ir.dialects.legacy import parse_legacy
-
-            return parse_legacy(parser, "constant")
+            # The 2021 `constant 1 : i32`; its parser is reached through the context
+            # (the `std` dialect of legacy.py, which builds on this module).
+            return parser.ctx.get_op("std.constant").parse(parser)
         if sym is None:
             parser.raise_error("expected a function symbol (@name)")
         return cls.parse_after_symbol(parser, sym, attrs)
