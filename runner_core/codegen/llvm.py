@@ -25,7 +25,7 @@ from xdsl.dialects import llvm as L
 from . import arith
 from .context import FunctionInfo, LoweringContext, prop
 from .registry import Registry
-from .types import I8, PTR, VOID, TypeConverter, register_type
+from .types import PTR, VOID, TypeConverter, register_type
 
 registry = Registry()
 lowering = registry.lowering
@@ -521,10 +521,6 @@ def _register_intrinsics() -> None:
 
 
 _register_intrinsics()
-
-
-def byte_string(data: bytes) -> ir.Constant:
-    return ir.Constant(ir.ArrayType(I8, len(data)), bytearray(data))
 
 
 # ------------------------------------------------------------------ atomics

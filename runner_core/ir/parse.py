@@ -589,12 +589,6 @@ def _verify_launch_func(op, table_of, source: SourceText | None) -> None:
                                 f"the type of kernel operand {i} ('{g}')", source)
 
 
-def _walk_blocks(op: Operation) -> Iterable[Block]:
-    for inner in walk_ops(op):
-        for region in inner.regions:
-            yield from region.blocks
-
-
 def _verify_structure(op: Operation) -> None:
     block = op.parent
     if op.successors:
