@@ -56,8 +56,9 @@ from collections.abc import Mapping
 import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
+from runner_core.ir.locations import op_location
+
 from . import memref_desc as md
-from .diag import op_location
 from .types import I1, I32, I64, PTR, VOID
 
 OPTION = "bounds_check"  # the lowering option (ctx.options) that turns checks on

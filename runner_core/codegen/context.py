@@ -17,8 +17,9 @@ import llvmlite.ir as ir
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from runner_core.errors import RunnerError
+from runner_core.ir.locations import op_location
 
-from .diag import op_location, unsupported
+from .diag import unsupported
 from .registry import LoweringTable
 from .target import TargetDescription
 from .types import I8, PTR, TypeConverter, UnsupportedType

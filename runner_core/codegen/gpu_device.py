@@ -1,29 +1,31 @@
 """Kernel-side gpu ops, lowered once for every GPU target through a small hook interface.
 
 A ``gpu.module`` is compiled into its own LLVM module by
-:func:`runner_core.codegen.emitter.lower_gpu_module` with the shared emitter (func/arith/math/memref/scf/... lowerings are reused as
-they are) plus the lowerings in this file for ``gpu.func``, ids and sizes,
-``gpu.barrier``, ``gpu.shuffle``, ``gpu.all_reduce``, ``gpu.subgroup_reduce``,
-``gpu.printf``, ``gpu.dynamic_shared_memory`` and the workgroup/private
-attributions.  Everything that differs between targets goes through one
-:class:`KernelHooks` object: the CPU backend (``runner_core.backends.cpu.kernel``,
-target ``cpu-kernel``) and the CUDA backend (``runner_core.backends.cuda.hooks``,
-target ``nvptx``) each implement it (``Backend.kernel_hooks``).  Reductions are written here, on top of the
-``shuffle``/``barrier``/``workgroup_alloca`` hooks, in exactly the shape
-upstream's ``gpu-all-reduce`` rewrite gives them, so both backends combine
+:func:`runner_core.codegen.emitter.lower_gpu_module` with the shared lowerings
+(func/arith/math/memref/scf/... are reused as they are) plus the kernel-side ones
+for ``gpu.func``, ids and sizes, ``gpu.barrier``, ``gpu.shuffle``,
+``gpu.all_reduce``, ``gpu.subgroup_reduce``, ``gpu.printf``,
+``gpu.dynamic_shared_memory`` and the workgroup/private attributions.
+Everything that differs between targets goes through one :class:`KernelHooks`
+object: the CPU backend (``runner_core.backends.cpu.kernel``, target
+``cpu-kernel``) and the CUDA backend (``runner_core.backends.cuda.hooks``, target
+``nvptx``) each implement it (``Backend.kernel_hooks``).  Reductions are written
+on top of the ``shuffle``/``barrier``/``workgroup_alloca`` hooks, in exactly the
+shape upstream's ``gpu-all-reduce`` rewrite gives them, so both backends combine
 values in the same order and float results agree bit for bit.
 
 The hooks' contract is in :mod:`runner_core.codegen.gpu_device_hooks`; ids and sizes
-in ``gpu_device_ids``, barrier/shuffle/reductions in ``gpu_device_sync`` (imported
-here, so loading this module registers every kernel-side lowering).
+in ``gpu_device_ids``, barrier/shuffle/reductions in ``gpu_device_sync`` (each with
+its own registry, installed by :mod:`runner_core.codegen.lowerings`).
 """
 
 from __future__ import annotations
 
 import llvmlite.ir as ir
-from xdsl.dialects import builtin as b
 
-from . import abi, gpu_device_ids  # noqa: F401  (gpu_device_ids registers the id/size lowerings)
+from runner_core.ir.symbols import lookup_symbol
+
+from . import abi
 from . import memref_desc as md
 from .context import FunctionInfo, LoweringContext
 from .gpu_device_hooks import (
@@ -199,20 +201,16 @@ def ops_reachable(gpu_module_op, kernel_name: str) -> set[str]:
 def reachable(gpu_module_op, kernel_name: str) -> tuple[set[str], set[str]]:
     """The functions a kernel may enter (itself included) and the names of the ops they
     hold, following calls inside its gpu.module."""
-    table = {}
-    for o in gpu_module_op.body.block.ops:
-        sym = o.attributes.get("sym_name") or o.properties.get("sym_name")
-        if isinstance(sym, b.StringAttr):
-            table[sym.data] = o
     seen_funcs: set[str] = set()
     names: set[str] = set()
     work = [kernel_name]
     while work:
         fname = work.pop()
-        if fname in seen_funcs or fname not in table:
+        fn = None if fname in seen_funcs else lookup_symbol(gpu_module_op, fname)
+        if fn is None:
             continue
         seen_funcs.add(fname)
-        for inner in table[fname].walk():
+        for inner in fn.walk():
             names.add(inner.name)
             if inner.name == "func.call":
                 callee = inner.callee

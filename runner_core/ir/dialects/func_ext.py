@@ -32,6 +32,7 @@ from runner_core.ir.dialects._syntax import (
     print_enclosed_operands,
     print_operands,
 )
+from runner_core.ir.symbols import lookup_symbol
 
 
 class FuncOp(_x.FuncOp):
@@ -59,7 +60,25 @@ class FuncOp(_x.FuncOp):
             print_empty_outputs=False)
 
 
-CallOp = _x.CallOp
+class CallOp(_x.CallOp):
+    """xDSL's func.call, with the symbol-use check worded as MLIR's (and run in MLIR's order)."""
+
+    def verify_symbol_uses(self) -> None:
+        """MLIR's verifySymbolUses: the callee is a func.func of this signature.
+
+        Run by the verifier after every op of the module passed ``verify_``, as
+        MLIR runs it from the symbol table's region verifier.
+        """
+        name = self.callee.root_reference.data
+        callee = lookup_symbol(self, name)
+        if not isinstance(callee, _x.FuncOp):
+            raise VerifyException(f"'{name}' does not reference a valid function")
+        ft = callee.function_type
+        if (list(ft.inputs.data) != [a.type for a in self.arguments]
+                or list(ft.outputs.data) != [r.type for r in self.results]):
+            raise VerifyException(f"call to @{name} does not match its signature {ft}")
+
+
 ReturnOp = _x.ReturnOp
 
 
@@ -159,7 +178,7 @@ class CallIndirectOp(IRDLOperation):
                                   "types")
 
 
-_REPLACED: dict[type[Operation], type[Operation]] = {_x.FuncOp: FuncOp}
+_REPLACED: dict[type[Operation], type[Operation]] = {_x.FuncOp: FuncOp, _x.CallOp: CallOp}
 
 Func = Dialect("func", [*(_REPLACED.get(o, o) for o in _x.Func.operations), ConstantOp,
                         CallIndirectOp],
