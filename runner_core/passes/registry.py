@@ -3,7 +3,7 @@
 A pass is any object with `name` and `run(op, ctx)`, made by a factory that
 takes the pass's textual options (`{key=value ...}`) as keyword strings
 (:mod:`.base`).  The runner's own passes are listed once, in
-`_ensure_builtins`, from the `PassInfo` each pass module exports; others (a
+`_load_own_passes`, from the `PassInfo` each pass module exports; others (a
 conftest, a test) add theirs with `register_pass` under MLIR-style names, so
 pipelines can name them.
 
@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from runner_core.passes.base import PassError, PassFactory, PassInfo
 
 _PASSES: dict[str, PassInfo] = {}
-_BUILTINS_LOADED = False
+_OWN_PASSES_LOADED = False
 
 
 def register_pass(name: str, factory: PassFactory, *, summary: str = "",
@@ -41,19 +41,19 @@ def _add(info: PassInfo, replace: bool = False) -> None:
     _PASSES[info.name] = info
 
 
-def _ensure_builtins() -> None:
-    global _BUILTINS_LOADED
-    if not _BUILTINS_LOADED:
-        _BUILTINS_LOADED = True
+def _load_own_passes() -> None:
+    global _OWN_PASSES_LOADED
+    if not _OWN_PASSES_LOADED:
+        _OWN_PASSES_LOADED = True
         # The runner's own passes, listed here once (each module describes its pass).
-        from runner_core.passes import async_parallel_for, builtin_passes, vector_gather_lowering
+        from runner_core.passes import async_parallel_for, frontend_passes, vector_gather_lowering
 
-        for info in (async_parallel_for.PASS, *builtin_passes.PASSES, vector_gather_lowering.PASS):
+        for info in (async_parallel_for.PASS, *frontend_passes.PASSES, vector_gather_lowering.PASS):
             _add(info)
 
 
 def lookup_pass(name: str) -> PassInfo:
-    _ensure_builtins()
+    _load_own_passes()
     info = _PASSES.get(name)
     if info is not None:
         return info
@@ -67,7 +67,7 @@ def lookup_pass(name: str) -> PassInfo:
 
 
 def registered_passes() -> dict[str, PassInfo]:
-    _ensure_builtins()
+    _load_own_passes()
     return dict(_PASSES)
 
 
