@@ -1,4 +1,5 @@
-"""The layout rules every change must keep: no import cycles, no module over 800 lines.
+"""The layout rules every change must keep: no import cycles, no module over 800 lines,
+and no two packages of ``runner_core`` importing each other.
 
 The import graph is read statically (``ast``) from the sources of ``runner_core``
 and ``pytest_gpurunner``, counting every import wherever it is written: at the
@@ -190,3 +191,35 @@ def test_the_graph_sees_function_level_and_relative_imports():
     # engine imports the parser inside a function; codegen's context imports a sibling.
     assert "runner_core.ir.parse" in graph["runner_core.engine"]
     assert "runner_core.codegen.types" in graph["runner_core.codegen.context"]
+
+
+def _package_of(module: str) -> str:
+    """``runner_core.codegen.emitter`` -> ``runner_core.codegen``; top-level modules stay."""
+    return ".".join(module.split(".")[:2])
+
+
+def test_packages_form_layers():
+    """Between the packages of ``runner_core`` (``ir``, ``passes``, ``codegen``,
+    ``runtime``, ``backends``, ...) imports point one way only: a package that
+    needs something of another's sits above it, so a layer can be read, tested
+    and replaced without the ones above."""
+    graph = import_graph()
+    packages: dict[str, dict[str, int]] = {}
+    witness: dict[tuple[str, str], str] = {}
+    for name, edges in graph.items():
+        if not name.startswith("runner_core."):
+            continue
+        src = _package_of(name)
+        packages.setdefault(src, {})
+        for target, line in edges.items():
+            dst = _package_of(target)
+            if target.startswith("runner_core.") and dst != src:
+                packages[src].setdefault(dst, line)
+                witness.setdefault((src, dst), f"{name} (line {line}) -> {target}")
+    for edges in packages.values():
+        for dst in edges:
+            packages.setdefault(dst, {})
+    found = cycles(packages)
+    detail = [f"{comp}: " + "; ".join(witness[(a, b)] for a in comp for b in comp
+                                      if (a, b) in witness) for comp in found]
+    assert not found, "packages importing each other:\n  " + "\n  ".join(detail)

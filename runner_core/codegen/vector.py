@@ -15,6 +15,8 @@ import re
 import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
+from runner_core.ir.deferred import deferred_passes
+
 from . import memref_desc as md
 from .context import LoweringContext, prop
 from .elementwise import map_nd
@@ -344,8 +346,6 @@ def _reduction_flags(op) -> tuple[str, ...]:
 
 
 def _reassociating(op) -> bool:
-    from runner_core.passes.pipeline import deferred_passes
-
     top = op
     while top.parent_op() is not None:
         top = top.parent_op()

@@ -24,8 +24,8 @@ from xdsl.context import Context
 from xdsl.dialects import builtin as b
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from runner_core.codegen import memref_desc as md
 from runner_core.errors import RunnerError
+from runner_core.ir.memref_layout import static_strides_offset
 from runner_core.passes.base import PassInfo
 
 
@@ -63,7 +63,7 @@ def _lowerable(op: Operation) -> bool:
         return True
     if not isinstance(base, b.MemRefType):
         return False
-    strides, _ = md.static_strides_offset(base)
+    strides, _ = static_strides_offset(base)
     return not base.get_shape() or (bool(strides) and strides[-1] == 1)
 
 
