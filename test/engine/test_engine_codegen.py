@@ -352,3 +352,22 @@ def test_every_dialect_op_we_claim_has_a_lowering():
                "cf.assert", "vector.print", "vector.transfer_read", "llvm.call",
                "builtin.unrealized_conversion_cast"):
         assert op in names, op
+
+
+def test_every_lowering_registry_is_installed():
+    """A module of lowerings reaches a target only through lowerings.REGISTRIES: one
+    defined but not listed there would leave its ops 'unsupported' everywhere."""
+    import importlib
+    import pkgutil
+
+    import runner_core.codegen as codegen
+    from runner_core.codegen.lowerings import REGISTRIES
+
+    missing = []
+    for info in pkgutil.iter_modules(codegen.__path__):
+        module = importlib.import_module(f"runner_core.codegen.{info.name}")
+        registry = getattr(module, "registry", None)
+        if isinstance(registry, Registry) and registry not in REGISTRIES:
+            missing.append(info.name)
+    assert not missing, f"add their registries to codegen.lowerings.REGISTRIES: {missing}"
+    assert len(set(map(id, REGISTRIES))) == len(REGISTRIES), "a registry listed twice"
