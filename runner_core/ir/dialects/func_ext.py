@@ -6,10 +6,13 @@ Kept as our own module so codegen imports func ops from one place.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from xdsl.dialects import func as _x
 from xdsl.dialects.builtin import FunctionType, StringAttr, SymbolRefAttr
 from xdsl.dialects.utils import print_func_op_like
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir.core import OpTraits
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -60,23 +63,40 @@ class FuncOp(_x.FuncOp):
             print_empty_outputs=False)
 
 
+# xDSL's invariants of func.call without its symbol-use trait, which would check the
+# callee mid-walk and word the errors its own way (see CallOp.verify_symbol_uses).
+_CALL_INVARIANTS = replace(_x.CallOp.get_irdl_definition(), traits=OpTraits(lambda: ()))
+
+
 class CallOp(_x.CallOp):
-    """xDSL's func.call, with the symbol-use check worded as MLIR's (and run in MLIR's order)."""
+    """xDSL's func.call, its symbol use checked as MLIR 22 checks it."""
+
+    def verify_(self) -> None:
+        _CALL_INVARIANTS.verify(self)
 
     def verify_symbol_uses(self) -> None:
         """MLIR's verifySymbolUses: the callee is a func.func of this signature.
 
         Run by the verifier after every op of the module passed ``verify_``, as
-        MLIR runs it from the symbol table's region verifier.
+        MLIR runs it from the symbol table's region verifier; MLIR 22's messages
+        (without its notes).
         """
         name = self.callee.root_reference.data
         callee = lookup_symbol(self, name)
         if not isinstance(callee, _x.FuncOp):
             raise VerifyException(f"'{name}' does not reference a valid function")
-        ft = callee.function_type
-        if (list(ft.inputs.data) != [a.type for a in self.arguments]
-                or list(ft.outputs.data) != [r.type for r in self.results]):
-            raise VerifyException(f"call to @{name} does not match its signature {ft}")
+        inputs, outputs = callee.function_type.inputs.data, callee.function_type.outputs.data
+        if len(inputs) != len(self.arguments):
+            raise VerifyException("incorrect number of operands for callee")
+        for i, (want, arg) in enumerate(zip(inputs, self.arguments, strict=True)):
+            if arg.type != want:
+                raise VerifyException(f"operand type mismatch: expected operand type '{want}', "
+                                      f"but provided '{arg.type}' for operand number {i}")
+        if len(outputs) != len(self.results):
+            raise VerifyException("incorrect number of results for callee")
+        for i, (want, res) in enumerate(zip(outputs, self.results, strict=True)):
+            if res.type != want:
+                raise VerifyException(f"result type mismatch at index {i}")
 
 
 ReturnOp = _x.ReturnOp

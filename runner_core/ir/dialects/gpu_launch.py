@@ -373,7 +373,8 @@ class LaunchFuncOp(_LaunchSizesMixin, IRDLOperation):
         self._verify_cluster_sizes()
 
     def verify_symbol_uses(self) -> None:
-        """MLIR's verifySymbolUses: the kernel exists, is a kernel, and takes these operands.
+        """MLIR's verifySymbolUses: the kernel exists, is a kernel, and takes these operands
+        (MLIR 22's messages).
 
         Run by the verifier after every op of the module passed ``verify_`` (as
         MLIR runs it from the symbol table's region verifier), not from ``verify_``.
@@ -387,7 +388,7 @@ class LaunchFuncOp(_LaunchSizesMixin, IRDLOperation):
         mod_name = self.kernel.root_reference.data
         gmod = lookup_symbol(module, mod_name)
         if not isinstance(gmod, GPUModuleOp):
-            raise VerifyException(f"kernel module '{mod_name}' is undefined")
+            raise VerifyException(f"kernel container '{mod_name}' is undefined")
         kernel = lookup_symbol(gmod, self.kernel.nested_references.data[-1])
         if not isinstance(kernel, GPUFuncOp):
             raise VerifyException(f"kernel function '{self.kernel}' is undefined")
@@ -399,5 +400,4 @@ class LaunchFuncOp(_LaunchSizesMixin, IRDLOperation):
             raise VerifyException(f"got {len(got)} kernel operands but expected {len(want)}")
         for i, (w, g) in enumerate(zip(want, got, strict=True)):
             if w != g:
-                raise VerifyException(f"type of function argument {i} ('{w}') does not match "
-                                      f"the type of kernel operand {i} ('{g}')")
+                raise VerifyException(f"type of function argument {i} does not match")

@@ -245,8 +245,8 @@ class GetGlobalOp(_x.GetGlobalOp):
         if not isinstance(glob, GlobalOp):
             raise VerifyException(f"'{name}' does not reference a valid global memref")
         if glob.type != self.memref.type:
-            raise VerifyException(f"result type {self.memref.type} does not match type "
-                                  f"{glob.type} of the global memref @{name}")
+            raise VerifyException(f"result type '{self.memref.type}' does not match type "
+                                  f"'{glob.type}' of the global memref @{name}")
 
 
 @irdl_op_definition
