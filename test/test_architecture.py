@@ -1,5 +1,6 @@
 """The layout rules every change must keep: no import cycles, no module over 800 lines,
-and no two packages of ``runner_core`` importing each other.
+no two packages of ``runner_core`` importing each other, and no import of a name
+its module does not define.
 
 The import graph is read statically (``ast``) from the sources of ``runner_core``
 and ``pytest_gpurunner``, counting every import wherever it is written: at the
@@ -223,3 +224,58 @@ def test_packages_form_layers():
     detail = [f"{comp}: " + "; ".join(witness[(a, b)] for a in comp for b in comp
                                       if (a, b) in witness) for comp in found]
     assert not found, "packages importing each other:\n  " + "\n  ".join(detail)
+
+
+def _top_level_names(path: Path) -> set[str]:
+    """Names a module binds outside its functions and classes (defs, classes,
+    assignments, imports, also under ``if``/``try``/``for``/``with``)."""
+    names: set[str] = set()
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                for alias in node.names:
+                    names.add((alias.asname or alias.name).split(".")[0])
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    names.update(n.id for n in ast.walk(t) if isinstance(n, ast.Name))
+            for field in ("body", "orelse", "finalbody"):
+                if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    visit(getattr(node, field, []) or [])
+            for handler in getattr(node, "handlers", []) or []:
+                visit(handler.body)
+
+    visit(ast.parse(path.read_text(), str(path)).body)
+    return names
+
+
+def test_every_from_import_names_something_that_exists():
+    """``from runner_core.x import name`` - at the top or inside a function - names a
+    submodule or something ``x`` binds: a name moved away fails here, not at the
+    first run that reaches a lazy import of it."""
+    modules = _modules()
+    bound = {name: _top_level_names(path) for name, path in modules.items()}
+    missing = []
+    for name, path in modules.items():
+        package = name if _is_package(name, modules) else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                parts = package.split(".")
+                if node.level > 1:
+                    parts = parts[:len(parts) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            if base not in modules:
+                continue
+            for alias in node.names:
+                if alias.name != "*" and f"{base}.{alias.name}" not in modules \
+                        and alias.name not in bound[base]:
+                    missing.append(f"{path.relative_to(ROOT)}:{node.lineno}: "
+                                   f"{base} has no {alias.name}")
+    assert not missing, "imports of names that do not exist:\n  " + "\n  ".join(missing)
