@@ -152,7 +152,12 @@ def _list_passes() -> str:
 
 
 def _build_spec(o: Options):
-    from runner_core.passes.pipeline import MODULE_ANCHOR, NestSpec, parse_flag_pass, parse_pipeline
+    from runner_core.passes.pipeline import (
+        MODULE_ANCHOR,
+        NestSpec,
+        parse_flag_pass,
+        parse_pipeline,
+    )
     from runner_core.passes.registry import is_deferred, lookup_pass
 
     if o.pipeline_text is not None and not o.pass_flags:

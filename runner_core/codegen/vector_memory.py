@@ -24,7 +24,15 @@ from .context import LoweringContext, prop
 from .memref import desc, element_ptr
 from .registry import Registry
 from .types import I1, I32, I64, VOID
-from .vector_lanes import and_bits, count, from_lanes, known_bit, shape_of, to_lanes, unflatten
+from .vector_lanes import (
+    and_bits,
+    count,
+    from_lanes,
+    known_bit,
+    shape_of,
+    to_lanes,
+    unflatten,
+)
 
 registry = Registry()
 lowering = registry.lowering

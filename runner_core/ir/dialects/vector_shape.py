@@ -10,7 +10,14 @@ accumulator, as mlir-opt 22 does.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import AnyFloat, DenseArrayBase, IndexType, IntegerType, VectorType, i64
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseArrayBase,
+    IndexType,
+    IntegerType,
+    VectorType,
+    i64,
+)
 from xdsl.dialects.vector import CombiningKindAttr, CombiningKindFlag
 from xdsl.ir import Attribute
 from xdsl.irdl import (
