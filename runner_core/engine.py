@@ -35,10 +35,9 @@ from runner_core.errors import ExecutionError, RunnerError, UnsupportedError, fo
 ENTRY_RESULTS = ("void", "i32", "i64", "f32")
 ENTRY_THUNK = "_gpurunner_entry"
 
-# Preparation passes of the runner's own lowering, in order.  Other parts of
-# the runner (async, GPU backends) append theirs with register_pipeline_pass;
-# a pass is included only when its name is registered in the pass registry.
-_PIPELINE: list[tuple[int, str]] = [(100, "gpu-kernel-outlining")]
+# Preparation passes of the runner's own lowering, in order; a pass is
+# included only when its name is registered in the pass registry.
+_PIPELINE: tuple[tuple[int, str], ...] = ((100, "gpu-kernel-outlining"),)
 
 # Upstream's 2021 runtime function names -> today's (same ABI).
 LEGACY_SYMBOLS: dict[str, str] = {}
@@ -52,13 +51,6 @@ for _k in ("0d_f32", "1d_f32", "2d_f32", "3d_f32", "4d_f32", "1d_f64", "1d_i8", 
     LEGACY_SYMBOLS[f"_mlir_ciface_print_memref_{_k}"] = f"_mlir_ciface_printMemref{_d}{_t.upper()}"
 LEGACY_SYMBOLS["_mlir_ciface_print_memref_vector_4x4xf32"] = "_mlir_ciface_printMemrefVector4x4xf32"
 LEGACY_SYMBOLS["print_flops"] = "printFlops"
-
-
-def register_pipeline_pass(name: str, order: int = 500) -> None:
-    """Add a pass (by its registered name) to the runner's default pipeline."""
-    if all(n != name for _, n in _PIPELINE):
-        _PIPELINE.append((order, name))
-        _PIPELINE.sort()
 
 
 @dataclass
@@ -115,10 +107,8 @@ def select_backend(requested: str | None, env: Mapping[str, str]) -> Backend:
 
 # ----------------------------------------------------------------- pipeline
 def default_pipeline() -> str:
-    try:
-        from runner_core.passes.registry import registered_passes
-    except ImportError:
-        return "builtin.module()"
+    from runner_core.passes.registry import registered_passes
+
     known = registered_passes()
     names = [n for _, n in _PIPELINE if n in known]
     return f"builtin.module({','.join(names)})"
@@ -128,11 +118,8 @@ def run_passes(module, pipeline: str) -> None:
     text = pipeline.strip()
     if not text or text == "builtin.module()":
         return
-    try:
-        from runner_core.passes.pipeline import run_pipeline
-    except ImportError:
-        raise RunnerError("error: --pass-pipeline needs runner_core.passes, which is not "
-                          "available") from None
+    from runner_core.passes.pipeline import run_pipeline
+
     run_pipeline(module, text)
 
 

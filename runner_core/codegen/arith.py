@@ -13,8 +13,11 @@ from xdsl.dialects import builtin as b
 
 from .context import LoweringContext, prop
 from .elementwise import map_nd, retype, scalar_of
-from .registry import lowering
+from .registry import Registry
 from .types import I1
+
+registry = Registry()
+lowering = registry.lowering
 
 
 # ---------------------------------------------------------------- constants

@@ -49,8 +49,11 @@ from runner_core.ir.dialects import async_dialect as adl
 from runner_core.runtime.core import ASYNC_AWAIT_FAIL, ASYNC_FORWARD, ASYNC_NOTE
 
 from .context import LoweringContext
-from .registry import lowering
+from .registry import Registry
 from .types import I1, I8, I32, I64, PTR, VOID, KeywordType, register_type
+
+registry = Registry()
+lowering = registry.lowering
 
 register_type(adl.TokenType, lambda conv, t: PTR)
 register_type(adl.ValueType, lambda conv, t: PTR)

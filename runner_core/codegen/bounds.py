@@ -56,8 +56,10 @@ from collections.abc import Mapping
 import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
+from runner_core.ir.locations import op_location
+
 from . import memref_desc as md
-from .diag import op_location
+from .gpu_device_hooks import HOOKS_OPTION, block_id, current_gpu_func, thread_id
 from .types import I1, I32, I64, PTR, VOID
 
 OPTION = "bounds_check"  # the lowering option (ctx.options) that turns checks on
@@ -241,22 +243,16 @@ def _fail(ctx, op, text: str, values: list[ir.Value]) -> None:
 
 
 def _kernel_hooks(ctx):
-    from .gpu_device import HOOKS_OPTION
-
     return ctx.options.get(HOOKS_OPTION)
 
 
 def _kernel_suffix(ctx) -> str:
-    from .gpu_device import current_gpu_func
-
     fn = current_gpu_func(ctx)
     where = f"GPU kernel @{_escape(fn.sym_name.data)}" if fn is not None else "GPU code"
     return f" in {where}, block (%lld, %lld, %lld), thread (%lld, %lld, %lld)"
 
 
 def _kernel_ids(ctx) -> list[ir.Value]:
-    from .gpu_device import block_id, thread_id
-
     bld = ctx.builder
     return [_i64(bld, block_id(ctx, d)) for d in range(3)] + \
         [_i64(bld, thread_id(ctx, d)) for d in range(3)]

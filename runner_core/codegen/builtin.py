@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 from .context import LoweringContext
-from .registry import lowering
+from .registry import Registry
+
+registry = Registry()
+lowering = registry.lowering
 
 
 @lowering("builtin.unrealized_conversion_cast")

@@ -11,8 +11,11 @@ from __future__ import annotations
 import llvmlite.ir as ir
 
 from .context import LoweringContext
-from .registry import lowering
+from .registry import Registry
 from .types import PTR, VOID
+
+registry = Registry()
+lowering = registry.lowering
 
 ASSERT_HOOK = "_gpurunner_assert_fail"
 

@@ -17,9 +17,10 @@ import llvmlite.ir as ir
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from runner_core.errors import RunnerError
+from runner_core.ir.locations import op_location
 
-from . import registry
-from .diag import op_location, unsupported
+from .diag import unsupported
+from .registry import LoweringTable
 from .target import TargetDescription
 from .types import I8, PTR, TypeConverter, UnsupportedType
 
@@ -46,8 +47,11 @@ class LoweringContext:
     """Everything a lowering function needs; one per emitted LLVM module."""
 
     def __init__(self, target: TargetDescription, module: ir.Module, filename: str = "",
-                 options: dict | None = None, backend: Any = None):
+                 options: dict | None = None, backend: Any = None,
+                 lowerings: LoweringTable | None = None):
         self.target = target
+        # What this module's ops lower through (codegen.lowerings.table_for(target.name)).
+        self.lowerings = lowerings if lowerings is not None else LoweringTable(target.name)
         # The run's backend (gpu_host.DeviceCompiler): compiles the gpu.modules of host code.
         self.backend = backend
         self.options: dict[str, Any] = dict(options or {})
@@ -134,7 +138,7 @@ class LoweringContext:
             if op.name in names:
                 handler(op)
                 return
-        fn = registry.lookup(op.name, self.target.name)
+        fn = self.lowerings.lookup(op.name)
         if fn is None:
             raise unsupported(op, hint=f"no lowering of '{op.name}' for target "
                                        f"'{self.target.name}'")

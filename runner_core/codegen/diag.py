@@ -1,36 +1,9 @@
-"""Source locations of ops, for messages that point at the user's file."""
+"""The error for what the emitter cannot lower, located at the op (:mod:`runner_core.ir.locations`)."""
 
 from __future__ import annotations
 
-from xdsl.dialects import builtin as b
-
-from runner_core.errors import SourceLocation, UnsupportedError
-
-
-def _from_attr(loc) -> SourceLocation | None:
-    if isinstance(loc, b.FileLineColLoc):
-        return SourceLocation(loc.filename.data, loc.line.data, loc.column.data)
-    if isinstance(loc, b.NameLoc):
-        return _from_attr(loc.location)
-    if isinstance(loc, b.CallSiteLoc):
-        return _from_attr(loc.callee) or _from_attr(loc.caller)
-    if isinstance(loc, b.FusedLoc):
-        for sub in getattr(loc.locations, "data", ()):
-            found = _from_attr(sub)
-            if found:
-                return found
-    return None
-
-
-def op_location(op) -> SourceLocation | None:
-    """Where ``op`` (or, for ops made by a pass, its nearest ancestor) was written."""
-    while op is not None:
-        loc = getattr(op, "location", None)
-        found = _from_attr(loc) if loc is not None else None
-        if found:
-            return found
-        op = op.parent_op()
-    return None
+from runner_core.errors import UnsupportedError
+from runner_core.ir.locations import op_location
 
 
 def unsupported(op, what: str | None = None, hint: str = "") -> UnsupportedError:

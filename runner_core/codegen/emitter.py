@@ -1,19 +1,20 @@
-"""Driver: one MLIR ``builtin.module`` in, one llvmlite module out.
+"""Driver: one MLIR ``builtin.module`` (or one ``gpu.module``) in, one llvmlite module out.
 
 Module-level ops are lowered in two passes (declare every symbol, then define
-bodies) through the registry; everything inside function bodies goes through
-:meth:`LoweringContext.lower_op`.  Importing this package registers the
-dialect modules; GPU/async modules register themselves when imported by
-their target.
+bodies); everything inside function bodies goes through
+:meth:`LoweringContext.lower_op`.  Both look up the target's table of
+lowerings (:func:`.lowerings.table_for`), installed from the registries of the
+lowering modules.
 """
 
 from __future__ import annotations
 
 import llvmlite.ir as ir
 
-from . import registry
 from .context import LoweringContext
 from .diag import unsupported
+from .gpu_device_hooks import _KERNELS_OPTION, HOOKS_OPTION, KernelHooks, KernelInfo, KernelModule
+from .lowerings import table_for
 from .target import TargetDescription
 from .types import UnsupportedType
 
@@ -29,15 +30,33 @@ def lower_module(module_op, target: TargetDescription, *, name: str = "module",
     ``options`` is visible to lowerings as ``ctx.options`` (e.g. ``opt_level``);
     ``backend`` (a ``runner_core.backends.Backend``) compiles the gpu.modules.
     """
-    from . import load_dialect_lowerings
-
-    load_dialect_lowerings()
     mod = new_module(name, target)
-    ctx = LoweringContext(target, mod, filename, options, backend)
+    ctx = LoweringContext(target, mod, filename, options, backend, table_for(target.name))
     ops = list(module_op.body.block.ops) if hasattr(module_op, "body") else list(module_op.ops)
     lower_module_ops(ctx, [op for op in ops if op.name not in _IGNORED_MODULE_OPS],
                      "at module level")
     return mod, ctx
+
+
+def lower_gpu_module(gpu_module_op, hooks: KernelHooks, *, filename: str = "",
+                     options: dict | None = None) -> KernelModule:
+    """Emit one ``gpu.module`` as an LLVM module for ``hooks``' target.
+
+    Raises ``UnsupportedError`` (op name and source location) for anything the
+    target cannot compile, before any code runs.
+    """
+    name = gpu_module_op.sym_name.data
+    target = hooks.target_description()
+    mod = new_module(name, target)
+    opts = dict(options or {})
+    opts[HOOKS_OPTION] = hooks
+    kernels: list[KernelInfo] = []
+    opts[_KERNELS_OPTION] = kernels
+    ctx = LoweringContext(target, mod, filename, opts, lowerings=table_for(target.name))
+    hooks.begin_module(ctx, gpu_module_op)
+    lower_module_ops(ctx, gpu_module_op.body.block.ops, "in a gpu.module")
+    hooks.finish_module(ctx, kernels)
+    return KernelModule(name, mod, ctx, kernels)
 
 
 def new_module(name: str, target: TargetDescription) -> ir.Module:
@@ -59,7 +78,7 @@ def lower_module_ops(ctx: LoweringContext, ops, where: str) -> None:
     target_name = ctx.target.name
     entries = []
     for op in ops:
-        entry = registry.lookup_module_op(op.name, target_name)
+        entry = ctx.lowerings.lookup_module_op(op.name)
         if entry is None:
             raise unsupported(op, f"operation '{op.name}' {where}",
                               hint=f"no module-level lowering for target '{target_name}'")

@@ -9,8 +9,12 @@ from runner_core.errors import RunnerError
 
 from . import abi
 from .context import FunctionInfo, LoweringContext
-from .registry import lowering, register_module_op
+from .registry import Registry
 from .types import PTR
+
+registry = Registry()
+lowering = registry.lowering
+register_module_op = registry.register_module_op
 
 
 def _has_body(op) -> bool:

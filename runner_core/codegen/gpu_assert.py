@@ -7,7 +7,7 @@ driver prints ``file:line: func: block: [x,y,z], thread: [x,y,z] Assertion
 ``CUDA_ERROR_ASSERT`` state (every later driver call fails, reported by the
 runtime wrappers on stderr; the program goes on).  The file, line and function
 come from the op's location the way upstream reads it (see
-:func:`runner_core.passes.assert_sites.assert_site`), so tests that check that line see the same text.
+:func:`runner_core.ir.assert_sites.assert_site`), so tests that check that line see the same text.
 
 Targets provide ``hooks.device_assert(ctx, msg, file, line, func)``: it emits
 the failing path (the builder is in its own block) and must end that block.
@@ -16,11 +16,15 @@ A target without the hook gets a located "unsupported" error.
 
 from __future__ import annotations
 
-from runner_core.passes.assert_sites import assert_site, recorded_site
+from runner_core.ir.assert_sites import assert_site, recorded_site
 
 from .context import LoweringContext
-from .gpu_device import hooks_of
-from .registry import lowering
+from .gpu_device_hooks import hooks_of
+from .registry import Registry
+
+registry = Registry()
+lowering = registry.lowering
+
 
 @lowering("cf.assert", targets=["nvptx", "cpu-kernel"])
 def _device_assert(ctx: LoweringContext, op) -> None:

@@ -1,35 +1,36 @@
 """Kernel-side gpu ops, lowered once for every GPU target through a small hook interface.
 
-A ``gpu.module`` is compiled into its own LLVM module by :func:`lower_gpu_module`
-with the shared emitter (func/arith/math/memref/scf/... lowerings are reused as
-they are) plus the lowerings in this file for ``gpu.func``, ids and sizes,
-``gpu.barrier``, ``gpu.shuffle``, ``gpu.all_reduce``, ``gpu.subgroup_reduce``,
-``gpu.printf``, ``gpu.dynamic_shared_memory`` and the workgroup/private
-attributions.  Everything that differs between targets goes through one
-:class:`KernelHooks` object: the CPU backend (``runner_core.backends.cpu.kernel``,
-target ``cpu-kernel``) and the CUDA backend (``runner_core.backends.cuda.hooks``,
-target ``nvptx``) each implement it (``Backend.kernel_hooks``).  Reductions are written here, on top of the
-``shuffle``/``barrier``/``workgroup_alloca`` hooks, in exactly the shape
-upstream's ``gpu-all-reduce`` rewrite gives them, so both backends combine
+A ``gpu.module`` is compiled into its own LLVM module by
+:func:`runner_core.codegen.emitter.lower_gpu_module` with the shared lowerings
+(func/arith/math/memref/scf/... are reused as they are) plus the kernel-side ones
+for ``gpu.func``, ids and sizes, ``gpu.barrier``, ``gpu.shuffle``,
+``gpu.all_reduce``, ``gpu.subgroup_reduce``, ``gpu.printf``,
+``gpu.dynamic_shared_memory`` and the workgroup/private attributions.
+Everything that differs between targets goes through one :class:`KernelHooks`
+object: the CPU backend (``runner_core.backends.cpu.kernel``, target
+``cpu-kernel``) and the CUDA backend (``runner_core.backends.cuda.hooks``, target
+``nvptx``) each implement it (``Backend.kernel_hooks``).  Reductions are written
+on top of the ``shuffle``/``barrier``/``workgroup_alloca`` hooks, in exactly the
+shape upstream's ``gpu-all-reduce`` rewrite gives them, so both backends combine
 values in the same order and float results agree bit for bit.
 
 The hooks' contract is in :mod:`runner_core.codegen.gpu_device_hooks`; ids and sizes
-in ``gpu_device_ids``, barrier/shuffle/reductions in ``gpu_device_sync`` (imported
-here, so loading this module registers every kernel-side lowering).
+in ``gpu_device_ids``, barrier/shuffle/reductions in ``gpu_device_sync`` (each with
+its own registry, installed by :mod:`runner_core.codegen.lowerings`).
 """
 
 from __future__ import annotations
 
 import llvmlite.ir as ir
-from xdsl.dialects import builtin as b
 
-from . import abi, gpu_device_ids  # noqa: F401  (gpu_device_ids registers the id/size lowerings)
+from runner_core.ir.symbols import lookup_symbol
+
+from . import abi
 from . import memref_desc as md
 from .context import FunctionInfo, LoweringContext
 from .gpu_device_hooks import (
     _CURRENT_FUNC,
     _KERNELS_OPTION,
-    HOOKS_OPTION,
     REDUCTION_KINDS,
     SHUFFLE_MODES,
     SUBGROUP_SIZE,
@@ -48,34 +49,12 @@ from .gpu_device_hooks import (
     thread_id,
 )
 from .gpu_device_sync import all_reduce, combiner, shuffle, subgroup_reduce, subgroup_reduce_partial
-from .registry import lowering, register_module_op
+from .registry import Registry
 from .types import I1, I32, I64, PTR
 
-
-# ------------------------------------------------------------------------ driver
-def lower_gpu_module(gpu_module_op, hooks: KernelHooks, *, filename: str = "",
-                     options: dict | None = None) -> KernelModule:
-    """Emit one ``gpu.module`` as an LLVM module for ``hooks``' target.
-
-    Raises ``UnsupportedError`` (op name and source location) for anything the
-    target cannot compile, before any code runs.
-    """
-    from . import load_dialect_lowerings
-    from .emitter import lower_module_ops, new_module
-
-    load_dialect_lowerings()
-    name = gpu_module_op.sym_name.data
-    target = hooks.target_description()
-    mod = new_module(name, target)
-    opts = dict(options or {})
-    opts[HOOKS_OPTION] = hooks
-    kernels: list[KernelInfo] = []
-    opts[_KERNELS_OPTION] = kernels
-    ctx = LoweringContext(target, mod, filename, opts)
-    hooks.begin_module(ctx, gpu_module_op)
-    lower_module_ops(ctx, gpu_module_op.body.block.ops, "in a gpu.module")
-    hooks.finish_module(ctx, kernels)
-    return KernelModule(name, mod, ctx, kernels)
+registry = Registry()
+lowering = registry.lowering
+register_module_op = registry.register_module_op
 
 
 # --------------------------------------------------------------------- gpu.func
@@ -223,20 +202,16 @@ def ops_reachable(gpu_module_op, kernel_name: str) -> set[str]:
 def reachable(gpu_module_op, kernel_name: str) -> tuple[set[str], set[str]]:
     """The functions a kernel may enter (itself included) and the names of the ops they
     hold, following calls inside its gpu.module."""
-    table = {}
-    for o in gpu_module_op.body.block.ops:
-        sym = o.attributes.get("sym_name") or o.properties.get("sym_name")
-        if isinstance(sym, b.StringAttr):
-            table[sym.data] = o
     seen_funcs: set[str] = set()
     names: set[str] = set()
     work = [kernel_name]
     while work:
         fname = work.pop()
-        if fname in seen_funcs or fname not in table:
+        fn = None if fname in seen_funcs else lookup_symbol(gpu_module_op, fname)
+        if fn is None:
             continue
         seen_funcs.add(fname)
-        for inner in table[fname].walk():
+        for inner in fn.walk():
             names.add(inner.name)
             if inner.name == "func.call":
                 callee = inner.callee
@@ -265,7 +240,7 @@ for _name in HOST_ONLY_OPS:
     lowering(_name, targets=KERNEL_TARGETS)(_host_only)
 
 
-__all__ = ["KernelHooks", "KernelInfo", "KernelModule", "lower_gpu_module", "hooks_of",
+__all__ = ["KernelHooks", "KernelInfo", "KernelModule", "hooks_of",
            "current_gpu_func", "linear_thread_id", "block_size", "thread_id", "block_id",
            "block_dim", "grid_dim", "shuffle", "combiner", "all_reduce", "subgroup_reduce",
            "subgroup_reduce_partial", "promote_printf_args", "ops_reachable", "SYNC_OPS",

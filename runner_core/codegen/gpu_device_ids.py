@@ -13,7 +13,10 @@ from .gpu_device_hooks import (
     linear_thread_id,
     thread_id,
 )
-from .registry import lowering
+from .registry import Registry
+
+registry = Registry()
+lowering = registry.lowering
 
 
 # -------------------------------------------------------------------- ids, sizes

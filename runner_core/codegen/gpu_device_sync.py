@@ -11,8 +11,11 @@ import llvmlite.ir as ir
 
 from .context import LoweringContext
 from .gpu_device_hooks import SUBGROUP_SIZE, block_size, hooks_of, linear_thread_id, opaque_pointer
-from .registry import lowering
+from .registry import Registry
 from .types import I32, I64
+
+registry = Registry()
+lowering = registry.lowering
 
 
 # --------------------------------------------------------------------- barrier

@@ -66,8 +66,12 @@ from . import abi
 from . import memref_desc as md
 from .context import LoweringContext
 from .gpu_device import opaque_pointer
-from .registry import lowering, register_module_op
+from .registry import Registry
 from .types import I8, I32, I64, PTR, VOID, register_type
+
+registry = Registry()
+lowering = registry.lowering
+register_module_op = registry.register_module_op
 
 register_type(gpu.AsyncTokenType, lambda conv, t: PTR)
 

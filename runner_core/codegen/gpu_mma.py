@@ -22,8 +22,11 @@ from runner_core.ir.dialects.gpu_mma import MMAMatrixType
 from . import memref_desc as md
 from .context import LoweringContext
 from .gpu_device_hooks import hooks_of, opaque_pointer
-from .registry import lowering
+from .registry import Registry
 from .types import register_type
+
+registry = Registry()
+lowering = registry.lowering
 
 I32, I64 = ir.IntType(32), ir.IntType(64)
 F32, F64 = ir.FloatType(), ir.DoubleType()

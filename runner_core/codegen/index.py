@@ -13,8 +13,11 @@ from xdsl.dialects import builtin as b
 
 from . import arith
 from .context import LoweringContext, prop
-from .registry import lowering
+from .registry import Registry
 from .types import I1
+
+registry = Registry()
+lowering = registry.lowering
 
 _BIN = {
     "index.add": "add", "index.sub": "sub", "index.mul": "mul", "index.divs": "sdiv",
@@ -27,9 +30,7 @@ for _n, _m in _BIN.items():
 
 for _n, _a in {"index.ceildivs": "arith.ceildivsi", "index.ceildivu": "arith.ceildivui",
                "index.floordivs": "arith.floordivsi"}.items():
-    from .registry import lookup as _lookup
-
-    lowering(_n)(_lookup(_a, ""))
+    lowering(_n)(arith.registry.get(_a))
 
 for _n, _intr in {"index.maxs": "llvm.smax", "index.maxu": "llvm.umax",
                   "index.mins": "llvm.smin", "index.minu": "llvm.umin"}.items():

@@ -36,8 +36,11 @@ from xdsl.ir.affine import (
 from . import bounds
 from . import memref_desc as md
 from .context import LoweringContext, prop
-from .registry import lowering
+from .registry import Registry
 from .scf import emit_loop
+
+registry = Registry()
+lowering = registry.lowering
 
 # Named ops lowered through their body with identity maps on every shaped operand.
 ELEMENTWISE = ("linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min",

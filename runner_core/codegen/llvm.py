@@ -24,8 +24,12 @@ from xdsl.dialects import llvm as L
 
 from . import arith
 from .context import FunctionInfo, LoweringContext, prop
-from .registry import lowering, register_module_op
-from .types import I8, PTR, VOID, TypeConverter, register_type
+from .registry import Registry
+from .types import PTR, VOID, TypeConverter, register_type
+
+registry = Registry()
+lowering = registry.lowering
+register_module_op = registry.register_module_op
 
 
 # ------------------------------------------------------------------- types
@@ -517,10 +521,6 @@ def _register_intrinsics() -> None:
 
 
 _register_intrinsics()
-
-
-def byte_string(data: bytes) -> ir.Constant:
-    return ir.Constant(ir.ArrayType(I8, len(data)), bytearray(data))
 
 
 # ------------------------------------------------------------------ atomics

@@ -15,8 +15,11 @@ from __future__ import annotations
 import llvmlite.ir as ir
 
 from .context import LoweringContext
-from .registry import lowering
+from .registry import Registry
 from .vector_lanes import from_lanes, permute, to_lanes
+
+registry = Registry()
+lowering = registry.lowering
 
 OPTION = "llvm_cl"  # the lowering option: LLVM command-line options given to the runner
 

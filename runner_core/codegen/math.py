@@ -12,8 +12,11 @@ import llvmlite.ir as ir
 
 from .context import LoweringContext
 from .elementwise import map_nd, scalar_of, scalarize
-from .registry import lowering
+from .registry import Registry
 from .types import I1, I32
+
+registry = Registry()
+lowering = registry.lowering
 
 _FLOAT_FUNCS = {
     "math.sqrt": "sqrt", "math.sin": "sin", "math.cos": "cos", "math.tan": "tan",

@@ -19,8 +19,12 @@ from . import bounds
 from . import memref_desc as md
 from .arith import dense_constant
 from .context import LoweringContext, prop
-from .registry import lowering, register_module_op
+from .registry import Registry
 from .types import I1, I8, I64, PTR
+
+registry = Registry()
+lowering = registry.lowering
+register_module_op = registry.register_module_op
 
 DYNAMIC = md.DYNAMIC
 

@@ -12,7 +12,10 @@ from collections.abc import Callable
 import llvmlite.ir as ir
 
 from .context import LoweringContext, prop
-from .registry import lowering
+from .registry import Registry
+
+registry = Registry()
+lowering = registry.lowering
 
 
 def emit_loop(ctx: LoweringContext, lb: ir.Value, ub: ir.Value, step: ir.Value,

@@ -173,25 +173,8 @@ def is_float(t) -> bool:
     return isinstance(t, (b.Float16Type, b.Float32Type, b.Float64Type, b.BFloat16Type))
 
 
-def float_bits(t) -> int:
-    if isinstance(t, (b.Float16Type, b.BFloat16Type)):
-        return 16
-    if isinstance(t, b.Float32Type):
-        return 32
-    if isinstance(t, b.Float64Type):
-        return 64
-    raise UnsupportedType(str(t))
-
-
 def element_type(t):
     """Scalar element type of a scalar or vector MLIR type."""
     if isinstance(t, b.VectorType):
         return t.element_type
     return t
-
-
-def int_width(t, index_bits: int = 64) -> int:
-    t = element_type(t)
-    if isinstance(t, b.IndexType):
-        return index_bits
-    return t.width.data

@@ -15,12 +15,17 @@ import re
 import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
+from runner_core.ir.deferred import deferred_passes
+
 from . import memref_desc as md
 from .context import LoweringContext, prop
 from .elementwise import map_nd
-from .registry import lowering
+from .registry import Registry
 from .types import I16, I32, I64, VOID
 from .vector_lanes import count, flatten, from_lanes, shape_of, splat, to_lanes, unflatten
+
+registry = Registry()
+lowering = registry.lowering
 
 DYNAMIC = md.DYNAMIC
 
@@ -341,8 +346,6 @@ def _reduction_flags(op) -> tuple[str, ...]:
 
 
 def _reassociating(op) -> bool:
-    from runner_core.passes.pipeline import deferred_passes
-
     top = op
     while top.parent_op() is not None:
         top = top.parent_op()

@@ -21,7 +21,7 @@ import llvmlite.ir as ir
 from xdsl.ir.affine import AffineDimExpr
 
 from .context import LoweringContext
-from .registry import lowering
+from .registry import Registry
 from .vector import combine, kind_name, lower_reduction
 from .vector_lanes import (
     count,
@@ -33,6 +33,9 @@ from .vector_lanes import (
     to_lanes,
     unflatten,
 )
+
+registry = Registry()
+lowering = registry.lowering
 
 
 def _is_float(t: ir.Type) -> bool:

@@ -22,7 +22,7 @@ from . import memref_desc as md
 from .arith import dense_constant
 from .context import LoweringContext, prop
 from .memref import desc, element_ptr
-from .registry import lowering
+from .registry import Registry
 from .types import I1, I32, I64, VOID
 from .vector_lanes import (
     and_bits,
@@ -33,6 +33,9 @@ from .vector_lanes import (
     to_lanes,
     unflatten,
 )
+
+registry = Registry()
+lowering = registry.lowering
 
 
 # ----------------------------------------------------------------- guards

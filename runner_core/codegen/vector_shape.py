@@ -13,9 +13,12 @@ import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
 from .context import LoweringContext, prop
-from .registry import lowering
+from .registry import Registry
 from .vector import combine, kind_name
 from .vector_lanes import count, flatten, from_lanes, permute, shape_of, splat, to_lanes, unflatten
+
+registry = Registry()
+lowering = registry.lowering
 
 
 def _moved(ctx: LoweringContext, op, src, picks: list[int]) -> None:

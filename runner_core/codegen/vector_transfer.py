@@ -25,10 +25,13 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 from . import memref_desc as md
 from .context import LoweringContext
 from .memref import desc
-from .registry import lowering
+from .registry import Registry
 from .types import I1, I32, I64, VOID
 from .vector_lanes import and_bits, count, flatten, from_lanes, shape_of, splat, to_lanes, unflatten
 from .vector_memory import guarded_load, guarded_store
+
+registry = Registry()
+lowering = registry.lowering
 
 
 @dataclass

@@ -34,6 +34,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
 from runner_core.errors import IRError, SourceLocation
 from runner_core.ir.context import shared_context
+from runner_core.ir.locations import op_location
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
 
 # `%a, %b:2 = ` before an op name.
@@ -440,13 +441,6 @@ def _isolated(op: Operation) -> bool:
     return known
 
 
-def op_location(op: Operation) -> SourceLocation | None:
-    loc = op.location
-    if isinstance(loc, FileLineColLoc):
-        return SourceLocation(loc.filename.data, loc.line.data, loc.column.data)
-    return None
-
-
 def _op_error(op: Operation, message: str, source: SourceText | None) -> IRError:
     loc = op_location(op)
     line = source.line(loc.line) if (source is not None and loc is not None
@@ -481,23 +475,6 @@ def verify_module(module: Operation, source: SourceText | None = None) -> None:
     _verify_symbol_uses(module, source)
 
 
-def _symbol_table(op: Operation) -> dict[str, Operation]:
-    table: dict[str, Operation] = {}
-    if op.regions and op.regions[0].blocks:
-        for child in op.regions[0].blocks.first.ops:
-            name = child.attributes.get("sym_name") or child.properties.get("sym_name")
-            if isinstance(name, StringAttr):
-                table[name.data] = child
-    return table
-
-
-def _nearest_table_owner(op: Operation) -> Operation | None:
-    cur = op.parent_op()
-    while cur is not None and cur.name not in ("builtin.module", "gpu.module"):
-        cur = cur.parent_op()
-    return cur
-
-
 _REDEFINED = re.compile(r'Redefinition of symbol "(.*)"')
 
 
@@ -527,75 +504,17 @@ def _symbol_children(op: Operation) -> list[Operation]:
 
 
 def _verify_symbol_uses(module: Operation, source: SourceText | None) -> None:
-    """The cross-op checks MLIR does through symbol tables (calls, launches, globals)."""
-    from xdsl.dialects import func as xfunc
-
-    from runner_core.ir.dialects import gpu, memref_ext
-
-    tables: dict[Operation, dict[str, Operation]] = {}
-
-    def table_of(owner: Operation | None) -> dict[str, Operation]:
-        if owner is None:
-            return {}
-        if owner not in tables:
-            tables[owner] = _symbol_table(owner)
-        return tables[owner]
-
+    """The cross-op checks (calls, launches, globals) each op defines as
+    ``verify_symbol_uses``, run after every op passed its own verifier, as MLIR
+    runs verifySymbolUses from the symbol table's region verifier."""
     for op in walk_ops(module):
-        if isinstance(op, xfunc.CallOp):
-            name = op.callee.root_reference.data
-            callee = table_of(_nearest_table_owner(op)).get(name)
-            if not isinstance(callee, xfunc.FuncOp):
-                raise _op_error(op, f"'{name}' does not reference a valid function", source)
-            ft = callee.function_type
-            if (list(ft.inputs.data) != [a.type for a in op.arguments]
-                    or list(ft.outputs.data) != [r.type for r in op.results]):
-                raise _op_error(op, f"call to @{name} does not match its signature {ft}", source)
-        elif isinstance(op, gpu.LaunchFuncOp):
-            _verify_launch_func(op, table_of, source)
-        elif isinstance(op, memref_ext.GetGlobalOp):
-            name = op.name_.root_reference.data
-            glob = table_of(_nearest_table_owner(op)).get(name)
-            if not isinstance(glob, memref_ext.GlobalOp):
-                raise _op_error(op, f"'{name}' does not reference a valid global memref", source)
-            if glob.type != op.memref.type:
-                raise _op_error(op, f"result type {op.memref.type} does not match type "
-                                    f"{glob.type} of the global memref @{name}", source)
-
-
-def _verify_launch_func(op, table_of, source: SourceText | None) -> None:
-    from runner_core.ir.dialects import gpu
-
-    module = op.parent_op()
-    while module is not None and module.name != "builtin.module":
-        module = module.parent_op()
-    if module is None or "gpu.container_module" not in module.attributes:
-        raise _op_error(op, "expected the closest surrounding module to have the "
-                            "'gpu.container_module' attribute", source)
-    mod_name = op.kernel.root_reference.data
-    gmod = table_of(module).get(mod_name)
-    if not isinstance(gmod, gpu.GPUModuleOp):
-        raise _op_error(op, f"kernel module '{mod_name}' is undefined", source)
-    kname = op.kernel.nested_references.data[-1].data
-    kernel = table_of(gmod).get(kname)
-    if not isinstance(kernel, gpu.GPUFuncOp):
-        raise _op_error(op, f"kernel function '{op.kernel}' is undefined", source)
-    if not kernel.is_kernel:
-        raise _op_error(op, "kernel function is missing the 'gpu.kernel' attribute", source)
-    want = list(kernel.function_type.inputs.data)
-    got = [v.type for v in op.kernelOperands]
-    if len(want) != len(got):
-        raise _op_error(op, f"got {len(got)} kernel operands but expected {len(want)}", source)
-    for i, (w, g) in enumerate(zip(want, got, strict=True)):
-        if w != g:
-            raise _op_error(op, f"type of function argument {i} ('{w}') does not match "
-                                f"the type of kernel operand {i} ('{g}')", source)
-
-
-def _walk_blocks(op: Operation) -> Iterable[Block]:
-    for inner in walk_ops(op):
-        for region in inner.regions:
-            yield from region.blocks
+        check = getattr(op, "verify_symbol_uses", None)
+        if check is None:
+            continue
+        try:
+            check()
+        except VerifyException as e:
+            raise _op_error(op, str(e), source) from None
 
 
 def _verify_structure(op: Operation) -> None:

@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 
 from runner_core.ir.dialects import async_dialect as adl
-from runner_core.passes.registry import PassError, register_pass
+from runner_core.passes.base import PassError, PassInfo
 
 INDEX = IndexType()
 
@@ -141,6 +141,6 @@ def _inside_parallel(op: Operation) -> bool:
     return False
 
 
-register_pass("async-parallel-for", AsyncParallelForPass,
-              summary="run the iterations of scf.parallel loops as async.execute tasks",
-              options=("async-dispatch", "num-workers", "min-task-size"))
+PASS = PassInfo("async-parallel-for", AsyncParallelForPass,
+                summary="run the iterations of scf.parallel loops as async.execute tasks",
+                options=frozenset({"async-dispatch", "num-workers", "min-task-size"}))

@@ -43,7 +43,7 @@ from xdsl.traits import ConstantLike, SymbolOpInterface
 
 from runner_core.ir.dialects import gpu, index_dialect, memref_ext
 from runner_core.ir.parse import walk_ops
-from runner_core.passes.registry import PassError
+from runner_core.passes.base import PassError
 
 CONTAINER_MODULE_ATTR = "gpu.container_module"
 
@@ -173,7 +173,12 @@ def _enclosing_symbol(op: Operation) -> Operation | None:
 
 
 class _SymbolTable:
-    """Names of the symbols directly in one op's body, with MLIR's uniquing."""
+    """Names of the symbols directly in one op's body, with MLIR's uniquing.
+
+    Not xDSL's ``SymbolTable``: inserting outlined kernels needs MLIR's
+    SymbolTable::insert renaming (``name_0``, ``name_1`` ...), which xDSL lacks,
+    and a name set kept across many insertions.
+    """
 
     def __init__(self, owner: Operation):
         self.block = owner.regions[0].blocks.first

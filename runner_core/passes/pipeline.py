@@ -17,14 +17,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException
 
 from runner_core.errors import RunnerError
+from runner_core.ir.deferred import DEFERRED_ATTR as DEFERRED_ATTR  # re-exported
+from runner_core.ir.deferred import deferred_passes as deferred_passes
+from runner_core.ir.deferred import record_deferred
 from runner_core.passes.registry import PassError, is_deferred, lookup_pass
 
-DEFERRED_ATTR = "gpurunner.deferred_passes"
 MODULE_ANCHOR = "builtin.module"
 
 
@@ -209,22 +211,10 @@ def run_pipeline(module: ModuleOp, spec: NestSpec | str, ctx: Context | None = N
     _run_nest(module, spec, ctx, deferred, path=[])
     if deferred:
         record_deferred(module, deferred)
-        from runner_core.passes.assert_sites import record_assert_sites
+        from runner_core.ir.assert_sites import record_assert_sites
 
         record_assert_sites(module)
     return deferred
-
-
-def record_deferred(module: ModuleOp, texts: list[str]) -> None:
-    old = module.attributes.get(DEFERRED_ATTR)
-    prev = [a.data for a in old.data] if isinstance(old, ArrayAttr) else []
-    module.attributes[DEFERRED_ATTR] = ArrayAttr([StringAttr(t) for t in prev + texts])
-
-
-def deferred_passes(module: Operation) -> list[str]:
-    """What earlier `mlir-opt` stages left for the runner to lower."""
-    old = module.attributes.get(DEFERRED_ATTR)
-    return [a.data for a in old.data] if isinstance(old, ArrayAttr) else []
 
 
 def _targets(op: Operation, anchor: str) -> list[Operation]:

@@ -1,10 +1,11 @@
 """Pass registry: textual pass names -> pass objects, plus the deferred lowering passes.
 
 A pass is any object with `name` and `run(op, ctx)`, made by a factory that
-takes the pass's textual options (`{key=value ...}`) as keyword strings.  The
-front end registers its own passes here; other parts of the runner (async
-preparation, codegen preparation) register theirs with `register_pass` under
-their MLIR-style names, so pipelines can name them.
+takes the pass's textual options (`{key=value ...}`) as keyword strings
+(:mod:`.base`).  The runner's own passes are listed once, in
+`_load_own_passes`, from the `PassInfo` each pass module exports; others (a
+conftest, a test) add theirs with `register_pass` under MLIR-style names, so
+pipelines can name them.
 
 "Deferred" passes are upstream lowerings whose only purpose is to reach
 LLVM / NVVM / a device binary.  The embedded runner lowers high-level IR
@@ -16,82 +17,43 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Protocol
+from collections.abc import Iterable
 
-from xdsl.context import Context
-from xdsl.ir import Operation
-
-from runner_core.errors import RunnerError
-
-
-class PassError(RunnerError):
-    """A pipeline names an unknown pass or option, or a pass fails."""
-
-
-class Pass(Protocol):
-    name: str
-
-    def run(self, op: Operation, ctx: Context) -> None: ...
-
-
-PassFactory = Callable[..., Pass]
-
-
-@dataclass(frozen=True)
-class PassInfo:
-    """What the registry knows about one pass name."""
-
-    name: str
-    factory: PassFactory
-    summary: str = ""
-    options: frozenset[str] = field(default_factory=frozenset)
-    # Ops the pass may be anchored on ('builtin.module', 'func.func', ...); empty = any.
-    anchors: frozenset[str] = field(default_factory=frozenset)
-
-    def create(self, options: Mapping[str, str]) -> Pass:
-        unknown = sorted(set(options) - self.options)
-        if unknown:
-            known = ", ".join(sorted(self.options)) or "none"
-            raise PassError(f"error: pass '{self.name}' has no option '{unknown[0]}' "
-                            f"(options: {known})")
-        try:
-            return self.factory(**{k.replace("-", "_"): v for k, v in options.items()})
-        except (TypeError, ValueError) as e:
-            raise PassError(f"error: bad options for pass '{self.name}': {e}") from None
-
+from runner_core.passes.base import PassError, PassFactory, PassInfo
 
 _PASSES: dict[str, PassInfo] = {}
-_BUILTINS_LOADED = False
+_OWN_PASSES_LOADED = False
 
 
 def register_pass(name: str, factory: PassFactory, *, summary: str = "",
                   options: Iterable[str] = (), anchors: Iterable[str] = (),
                   replace: bool = False) -> None:
     """Make `name` usable in pipelines. `options` are the accepted option keys."""
-    if name in _PASSES and not replace:
-        raise ValueError(f"pass {name!r} is already registered")
-    if is_deferred(name):
-        raise ValueError(f"pass {name!r} is a deferred upstream lowering and cannot be registered")
-    _PASSES[name] = PassInfo(name, factory, summary, frozenset(options), frozenset(anchors))
+    _add(PassInfo(name, factory, summary, frozenset(options), frozenset(anchors)), replace)
 
 
-def _ensure_builtins() -> None:
-    global _BUILTINS_LOADED
-    if not _BUILTINS_LOADED:
-        _BUILTINS_LOADED = True
-        from runner_core.passes import (
-            async_parallel_for,  # noqa: F401  (async preparation)
-            builtin_passes,  # noqa: F401  (registers on import)
-            vector_gather_lowering,
-        )
+def _add(info: PassInfo, replace: bool = False) -> None:
+    if info.name in _PASSES and not replace:
+        raise ValueError(f"pass {info.name!r} is already registered")
+    if is_deferred(info.name):
+        raise ValueError(f"pass {info.name!r} is a deferred upstream lowering and cannot be "
+                         "registered")
+    _PASSES[info.name] = info
 
-        register_pass(**vector_gather_lowering.REGISTRATION)
+
+def _load_own_passes() -> None:
+    global _OWN_PASSES_LOADED
+    if not _OWN_PASSES_LOADED:
+        _OWN_PASSES_LOADED = True
+        # The runner's own passes, listed here once (each module describes its pass).
+        from runner_core.passes import async_parallel_for, frontend_passes, vector_gather_lowering
+
+        for info in (async_parallel_for.PASS, *frontend_passes.PASSES, vector_gather_lowering.PASS):
+            _add(info)
 
 
 def lookup_pass(name: str) -> PassInfo:
-    _ensure_builtins()
+    _load_own_passes()
     info = _PASSES.get(name)
     if info is not None:
         return info
@@ -105,7 +67,7 @@ def lookup_pass(name: str) -> PassInfo:
 
 
 def registered_passes() -> dict[str, PassInfo]:
-    _ensure_builtins()
+    _load_own_passes()
     return dict(_PASSES)
 
 

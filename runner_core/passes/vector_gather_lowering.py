@@ -24,8 +24,9 @@ from xdsl.context import Context
 from xdsl.dialects import builtin as b
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from runner_core.codegen import memref_desc as md
 from runner_core.errors import RunnerError
+from runner_core.ir.memref_layout import static_strides_offset
+from runner_core.passes.base import PassInfo
 
 
 def _make(ctx: Context, name: str, operands, result_types, properties=None) -> Operation:
@@ -62,7 +63,7 @@ def _lowerable(op: Operation) -> bool:
         return True
     if not isinstance(base, b.MemRefType):
         return False
-    strides, _ = md.static_strides_offset(base)
+    strides, _ = static_strides_offset(base)
     return not base.get_shape() or (bool(strides) and strides[-1] == 1)
 
 
@@ -170,7 +171,6 @@ def _replace(old: Operation, new: list[Operation], value: SSAValue) -> None:
     old.erase()
 
 
-# What the pass registry registers (it imports this module, not the other way round).
-REGISTRATION = {"name": "test-vector-gather-lowering", "factory": VectorGatherLoweringPass,
-                "summary": "lower vector.gather into conditional scalar loads (LLVM 22's "
-                           "test pass)"}
+# What the pass registry lists (it imports this module, not the other way round).
+PASS = PassInfo("test-vector-gather-lowering", VectorGatherLoweringPass,
+                summary="lower vector.gather into conditional scalar loads (LLVM 22's test pass)")

@@ -420,9 +420,4 @@ class RealAsyncRuntimeHook:
 _leaked_states: list = []
 
 
-def drain_all() -> None:
-    """Let every queued or running task finish."""
-    PROVIDER.drain()
-
-
 PROVIDER = AsyncRuntime()

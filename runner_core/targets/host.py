@@ -16,7 +16,6 @@ started) is over.
 
 from __future__ import annotations
 
-import ctypes
 import itertools
 import threading
 from collections.abc import Iterable, Mapping
@@ -158,8 +157,3 @@ def process_symbol(name: str) -> int | None:
     _init()
     addr = llvm.address_of_symbol(name)
     return int(addr) if addr else None
-
-
-def c_function(address: int, restype, *argtypes):
-    """A ctypes callable for native code at ``address``."""
-    return ctypes.CFUNCTYPE(restype, *argtypes)(address)

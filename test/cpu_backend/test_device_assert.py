@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from runner_core.passes.assert_sites import assert_site
+from runner_core.ir.assert_sites import assert_site
 from runner_core.ir.parse import parse_source_ex
 
 from .runner import LLVM_BIN, run

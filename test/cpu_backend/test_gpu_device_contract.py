@@ -10,7 +10,8 @@ import llvmlite.binding as llvm
 import llvmlite.ir as ir
 import pytest
 
-from runner_core.codegen.gpu_device import KernelHooks, lower_gpu_module
+from runner_core.codegen.emitter import lower_gpu_module
+from runner_core.codegen.gpu_device import KernelHooks
 from runner_core.codegen.target import host_target
 from runner_core.errors import UnsupportedError
 from runner_core.ir.parse import parse_source

@@ -245,10 +245,6 @@ def _tool(args, env_extra=None, cwd=HERE):
     return tool_main(["gpurunner", *args], b"", env, cwd)
 
 
-def _needs_host_lowering():
-    pytest.importorskip("runner_core.codegen.gpu_host")
-
-
 def _seed_path():
     for p in SEED_CANDIDATES:
         if os.path.isfile(p):
@@ -262,7 +258,6 @@ SEED_LIBS = ["--shared-libs=%cuda_wrapper_library_dir/libcuda-runtime-wrappers%s
 
 
 def test_seed_prints_84_84():
-    _needs_host_lowering()
     res = _tool([_seed_path(), "--backend=cuda", "--entry-point-result=void", "-O0", *SEED_LIBS])
     assert res.returncode == 0, res.stderr.decode()
     assert re.search(rb"\[84,\s+84\]", res.stdout), res.stdout
@@ -273,7 +268,6 @@ def test_fault_program_then_next_program(tmp_path):
     import subprocess
     import sys
 
-    _needs_host_lowering()
     libs = ["--shared-libs=mlir_cuda_runtime", "--shared-libs=mlir_runner_utils"]
     bad = subprocess.run([sys.executable, "-m", "runner_core.cli",
                           os.path.join(HERE, "fault_1_oob_store.mlir"), "--backend=cuda",
@@ -313,7 +307,6 @@ module attributes {gpu.container_module} {
 def test_rejected_launch_names_its_own_launch_func(tmp_path):
     """The driver refuses the second launch (2048 threads per block): the error is at
     that gpu.launch_func (line 13), not at the kernel's first launch site (line 11)."""
-    _needs_host_lowering()
     src = tmp_path / "two_launches.mlir"
     src.write_text(TWO_LAUNCHES)
     res = _tool([str(src), "--backend=cuda", "--entry-point-result=void",
@@ -335,7 +328,6 @@ LIMITS = os.path.join(REPO, "integration_test", "gpu", "shared_memory_limits.mli
 def test_shared_memory_beyond_the_limits_fails_here_too(tmp_path, at_limit, beyond, printed):
     """integration_test/gpu/shared_memory_limits.mlir runs at the limits on both backends;
     4 bytes more must fail on the GPU as the cpu backend says it would."""
-    _needs_host_lowering()
     with open(LIMITS) as f:
         text = f.read()
     assert at_limit in text

@@ -234,7 +234,6 @@ def _one_kernel_ptx(gpu_func: str, name: str) -> str:
 
 
 def test_every_kernel_side_op_compiles_for_nvptx(tmp_path):
-    pytest.importorskip("runner_core.codegen.gpu_device")
     with open(KERNEL_OPS) as fh:
         text = fh.read()
     (kernels, targeted) = _gpu_modules(text, "gpu_kernel_ops.mlir")
@@ -251,7 +250,6 @@ def test_every_kernel_side_op_compiles_for_nvptx(tmp_path):
 
 
 def test_ids_and_sizes_read_special_registers(tmp_path):
-    pytest.importorskip("runner_core.codegen.gpu_device")
     ptx = _one_kernel_ptx("""
     gpu.func @ids(%out: memref<8xindex>) kernel {
       %c0 = arith.constant 0 : index
@@ -281,7 +279,6 @@ def test_ids_and_sizes_read_special_registers(tmp_path):
 
 
 def test_64_bit_shuffles_move_both_halves(tmp_path):
-    pytest.importorskip("runner_core.codegen.gpu_device")
     ptx = _one_kernel_ptx("""
     gpu.func @k(%buf: memref<?xf64>) kernel {
       %tx = gpu.thread_id x
@@ -297,7 +294,6 @@ def test_64_bit_shuffles_move_both_halves(tmp_path):
 
 
 def test_image_names_kernels_and_their_launch_sites():
-    pytest.importorskip("runner_core.codegen.gpu_device")
     from runner_core.backends.cuda.image import parse_image
 
     if not os.path.isfile(SEED):
@@ -317,7 +313,6 @@ def test_image_names_kernels_and_their_launch_sites():
 
 
 def test_cluster_ids_read_cluster_registers(tmp_path):
-    pytest.importorskip("runner_core.codegen.gpu_device")
     ptx = _one_kernel_ptx("""
     gpu.func @k(%out: memref<2xindex>) kernel {
       %c0 = arith.constant 0 : index
@@ -333,7 +328,6 @@ def test_cluster_ids_read_cluster_registers(tmp_path):
 
 
 def test_unsupported_kernel_op_is_reported_at_its_location():
-    pytest.importorskip("runner_core.codegen.gpu_device")
     from runner_core.errors import UnsupportedError
 
     text = """
@@ -368,7 +362,6 @@ _INTEGRATION = sorted(
                          ids=[os.path.relpath(p, _ROOT) for p in _INTEGRATION])
 def test_integration_kernels_compile_for_sm_90(path, tmp_path):
     """What the cuda backend will compile for each integration test, checked without a GPU."""
-    pytest.importorskip("runner_core.codegen.gpu_device")
     from runner_core import engine
 
     with open(path) as fh:

@@ -37,13 +37,8 @@ from functools import cache
 
 import llvmlite.ir as ir
 
-from runner_core.codegen.gpu_device import (
-    SYNC_OPS,
-    KernelHooks,
-    KernelInfo,
-    lower_gpu_module,
-    reachable,
-)
+from runner_core.codegen.emitter import lower_gpu_module
+from runner_core.codegen.gpu_device import SYNC_OPS, KernelHooks, KernelInfo, reachable
 from runner_core.codegen.gpu_host import DeviceBinary
 from runner_core.codegen.target import TargetDescription
 
@@ -377,7 +372,7 @@ def _c_string(mod: ir.Module, text: str, name: str) -> ir.GlobalVariable:
 def launch_sites(gpu_module_op, kernel: str) -> list[str]:
     """Source locations of the gpu.launch_func ops of the enclosing module that launch
     ``kernel`` of ``gpu_module_op`` (for messages about failing launches)."""
-    from runner_core.codegen.diag import op_location
+    from runner_core.ir.locations import op_location
 
     top = gpu_module_op.parent_op()
     module = gpu_module_op.sym_name.data

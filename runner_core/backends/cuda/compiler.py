@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from runner_core.codegen.diag import op_location
-from runner_core.codegen.gpu_device import KernelModule, lower_gpu_module
+from runner_core.codegen.emitter import lower_gpu_module
+from runner_core.codegen.gpu_device import KernelModule
 from runner_core.codegen.gpu_host import DeviceBinary
+from runner_core.ir.locations import op_location
 
 from .hooks import NVPTXHooks
 from .image import make_image

@@ -139,11 +139,6 @@ class KernelCache:
             # A read-only or full cache directory slows runs down; it must not fail them.
             self.stats.errors += 1
 
-    def clear_memory(self) -> None:
-        if self._memory is not None:
-            with self._lock:
-                self._memory.clear()
-
 
 def _wrap(payload: bytes, key: str) -> bytes:
     digest = hashlib.sha256(payload).digest()

@@ -6,10 +6,13 @@ Kept as our own module so codegen imports func ops from one place.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from xdsl.dialects import func as _x
 from xdsl.dialects.builtin import FunctionType, StringAttr, SymbolRefAttr
 from xdsl.dialects.utils import print_func_op_like
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.ir.core import OpTraits
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -32,6 +35,7 @@ from runner_core.ir.dialects._syntax import (
     print_enclosed_operands,
     print_operands,
 )
+from runner_core.ir.symbols import lookup_symbol
 
 
 class FuncOp(_x.FuncOp):
@@ -59,7 +63,42 @@ class FuncOp(_x.FuncOp):
             print_empty_outputs=False)
 
 
-CallOp = _x.CallOp
+# xDSL's invariants of func.call without its symbol-use trait, which would check the
+# callee mid-walk and word the errors its own way (see CallOp.verify_symbol_uses).
+_CALL_INVARIANTS = replace(_x.CallOp.get_irdl_definition(), traits=OpTraits(lambda: ()))
+
+
+class CallOp(_x.CallOp):
+    """xDSL's func.call, its symbol use checked as MLIR 22 checks it."""
+
+    def verify_(self) -> None:
+        _CALL_INVARIANTS.verify(self)
+
+    def verify_symbol_uses(self) -> None:
+        """MLIR's verifySymbolUses: the callee is a func.func of this signature.
+
+        Run by the verifier after every op of the module passed ``verify_``, as
+        MLIR runs it from the symbol table's region verifier; MLIR 22's messages
+        (without its notes).
+        """
+        name = self.callee.root_reference.data
+        callee = lookup_symbol(self, name)
+        if not isinstance(callee, _x.FuncOp):
+            raise VerifyException(f"'{name}' does not reference a valid function")
+        inputs, outputs = callee.function_type.inputs.data, callee.function_type.outputs.data
+        if len(inputs) != len(self.arguments):
+            raise VerifyException("incorrect number of operands for callee")
+        for i, (want, arg) in enumerate(zip(inputs, self.arguments, strict=True)):
+            if arg.type != want:
+                raise VerifyException(f"operand type mismatch: expected operand type '{want}', "
+                                      f"but provided '{arg.type}' for operand number {i}")
+        if len(outputs) != len(self.results):
+            raise VerifyException("incorrect number of results for callee")
+        for i, (want, res) in enumerate(zip(outputs, self.results, strict=True)):
+            if res.type != want:
+                raise VerifyException(f"result type mismatch at index {i}")
+
+
 ReturnOp = _x.ReturnOp
 
 
@@ -86,9 +125,9 @@ class ConstantOp(IRDLOperation):
         attrs = parser.parse_optional_attr_dict()
         sym = parser.parse_optional_symbol_name()
         if sym is None and not attrs:
-            from runner_core.ir.dialects.legacy import parse_legacy
-
-            return parse_legacy(parser, "constant")
+            # The 2021 `constant 1 : i32`; its parser is reached through the context
+            # (the `std` dialect of legacy.py, which builds on this module).
+            return parser.ctx.get_op("std.constant").parse(parser)
         if sym is None:
             parser.raise_error("expected a function symbol (@name)")
         return cls.parse_after_symbol(parser, sym, attrs)
@@ -159,7 +198,7 @@ class CallIndirectOp(IRDLOperation):
                                   "types")
 
 
-_REPLACED: dict[type[Operation], type[Operation]] = {_x.FuncOp: FuncOp}
+_REPLACED: dict[type[Operation], type[Operation]] = {_x.FuncOp: FuncOp, _x.CallOp: CallOp}
 
 Func = Dialect("func", [*(_REPLACED.get(o, o) for o in _x.Func.operations), ConstantOp,
                         CallIndirectOp],

@@ -46,10 +46,7 @@ from runner_core.ir.dialects.gpu_ids import (
     ThreadIdOp,
     _DimIndexOp,
 )
-from runner_core.ir.dialects.gpu_launch import (
-    LaunchFuncOp,
-    LaunchOp,
-)
+from runner_core.ir.dialects.gpu_launch import LaunchFuncOp, LaunchOp
 from runner_core.ir.dialects.gpu_memory import (
     AllocOp,
     DeallocOp,
@@ -67,9 +64,7 @@ from runner_core.ir.dialects.gpu_module import (
     TerminatorOp,
     YieldOp,
 )
-from runner_core.ir.dialects.gpu_printf import (
-    PrintfOp,
-)
+from runner_core.ir.dialects.gpu_printf import PrintfOp
 from runner_core.ir.dialects.gpu_types import (
     INDEX,
     TOKEN,

@@ -31,7 +31,7 @@ from runner_core.ir.dialects._syntax import (
     print_enclosed_operands,
     print_operand_with_type,
 )
-from runner_core.ir.dialects.gpu_module import ReturnOp
+from runner_core.ir.dialects.gpu_module import GPUFuncOp, GPUModuleOp, ReturnOp
 from runner_core.ir.dialects.gpu_op_base import (
     _AttributionsMixin,
     _LaunchSizesMixin,
@@ -42,6 +42,7 @@ from runner_core.ir.dialects.gpu_op_base import (
     _token_result,
 )
 from runner_core.ir.dialects.gpu_types import INDEX, AsyncTokenType
+from runner_core.ir.symbols import lookup_symbol
 
 
 def _parse_size_assignments(parser: Parser) -> tuple[list[Parser.UnresolvedArgument],
@@ -370,3 +371,33 @@ class LaunchFuncOp(_LaunchSizesMixin, IRDLOperation):
         if len(self.kernel.nested_references.data) != 1:
             raise VerifyException("kernel symbol must be @module::@function")
         self._verify_cluster_sizes()
+
+    def verify_symbol_uses(self) -> None:
+        """MLIR's verifySymbolUses: the kernel exists, is a kernel, and takes these operands
+        (MLIR 22's messages).
+
+        Run by the verifier after every op of the module passed ``verify_`` (as
+        MLIR runs it from the symbol table's region verifier), not from ``verify_``.
+        """
+        module = self.parent_op()
+        while module is not None and module.name != "builtin.module":
+            module = module.parent_op()
+        if module is None or "gpu.container_module" not in module.attributes:
+            raise VerifyException("expected the closest surrounding module to have the "
+                                  "'gpu.container_module' attribute")
+        mod_name = self.kernel.root_reference.data
+        gmod = lookup_symbol(module, mod_name)
+        if not isinstance(gmod, GPUModuleOp):
+            raise VerifyException(f"kernel container '{mod_name}' is undefined")
+        kernel = lookup_symbol(gmod, self.kernel.nested_references.data[-1])
+        if not isinstance(kernel, GPUFuncOp):
+            raise VerifyException(f"kernel function '{self.kernel}' is undefined")
+        if not kernel.is_kernel:
+            raise VerifyException("kernel function is missing the 'gpu.kernel' attribute")
+        want = list(kernel.function_type.inputs.data)
+        got = [v.type for v in self.kernelOperands]
+        if len(want) != len(got):
+            raise VerifyException(f"got {len(got)} kernel operands but expected {len(want)}")
+        for i, (w, g) in enumerate(zip(want, got, strict=True)):
+            if w != g:
+                raise VerifyException(f"type of function argument {i} does not match")

@@ -67,6 +67,7 @@ from runner_core.ir.dialects._syntax import (
     resolve_operands,
     shapes_compatible,
 )
+from runner_core.ir.symbols import lookup_symbol
 
 AnyMemRef = base(MemRefType) | base(UnrankedMemRefType)
 
@@ -236,6 +237,16 @@ class GlobalOp(IRDLOperation):
 
 class GetGlobalOp(_x.GetGlobalOp):
     """`%m = memref.get_global @g : memref<2xi32>`: the global's buffer, never copied."""
+
+    def verify_symbol_uses(self) -> None:
+        """MLIR's verifySymbolUses (run after ``verify_`` of every op, as MLIR does)."""
+        name = self.name_.root_reference.data
+        glob = lookup_symbol(self, name)
+        if not isinstance(glob, GlobalOp):
+            raise VerifyException(f"'{name}' does not reference a valid global memref")
+        if glob.type != self.memref.type:
+            raise VerifyException(f"result type '{self.memref.type}' does not match type "
+                                  f"'{glob.type}' of the global memref @{name}")
 
 
 @irdl_op_definition

@@ -1,12 +1,12 @@
-"""The passes the front end provides, registered by name on import."""
+"""The passes the front end provides (listed by the registry as `PASSES`)."""
 
 from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.ir import Operation
 
+from runner_core.passes.base import PassInfo
 from runner_core.passes.outlining import KernelOutliningPass, SinkIndexComputationsPass
-from runner_core.passes.registry import register_pass
 from runner_core.passes.vector_to_gpu import ConvertVectorToGPUPass
 
 
@@ -37,17 +37,20 @@ class _XdslPass:
             raise AssertionError(self.name)
 
 
-register_pass("convert-vector-to-gpu", ConvertVectorToGPUPass,
-              summary="2-D vector code in GPU kernels to gpu.subgroup_mma_* ops",
-              options=("use-nvgpu",))
-register_pass("gpu-kernel-outlining", KernelOutliningPass,
-              summary="outline gpu.launch bodies into gpu.func kernels in gpu.modules",
-              options=("data-layout-str",), anchors=("builtin.module",))
-register_pass("gpu-launch-sink-index-computations", SinkIndexComputationsPass,
-              summary="sink constants, memref.dim, arith.select/cmpi into gpu.launch bodies")
-# MLIR's canonicalize takes tuning options; they do not change what xDSL's does.
-register_pass("canonicalize", lambda **o: _XdslPass("canonicalize", **o),
-              summary="xDSL's canonicalization patterns and dead code removal",
-              options=("max-iterations", "max-num-rewrites", "region-simplify",
-                       "test-convergence", "top-down", "disable-patterns", "enable-patterns"))
-register_pass("cse", lambda: _XdslPass("cse"), summary="common subexpression elimination")
+PASSES = (
+    PassInfo("convert-vector-to-gpu", ConvertVectorToGPUPass,
+             summary="2-D vector code in GPU kernels to gpu.subgroup_mma_* ops",
+             options=frozenset({"use-nvgpu"})),
+    PassInfo("gpu-kernel-outlining", KernelOutliningPass,
+             summary="outline gpu.launch bodies into gpu.func kernels in gpu.modules",
+             options=frozenset({"data-layout-str"}), anchors=frozenset({"builtin.module"})),
+    PassInfo("gpu-launch-sink-index-computations", SinkIndexComputationsPass,
+             summary="sink constants, memref.dim, arith.select/cmpi into gpu.launch bodies"),
+    # MLIR's canonicalize takes tuning options; they do not change what xDSL's does.
+    PassInfo("canonicalize", lambda **o: _XdslPass("canonicalize", **o),
+             summary="xDSL's canonicalization patterns and dead code removal",
+             options=frozenset({"max-iterations", "max-num-rewrites", "region-simplify",
+                                "test-convergence", "top-down", "disable-patterns",
+                                "enable-patterns"})),
+    PassInfo("cse", lambda: _XdslPass("cse"), summary="common subexpression elimination"),
+)
