@@ -54,7 +54,9 @@ def op_kind(op) -> str:
     if name == "vector.print" and op.operands:
         t = op.operands[0].type
         if isinstance(t, VectorType):
-            return "vector.print<vector>"
+            el = t.element_type
+            narrow = isinstance(el, IntegerType) and el.width.data < 64
+            return "vector.print<vector-ext>" if narrow else "vector.print<vector>"
         if isinstance(t, IntegerType) and t.width.data < 64:
             return "vector.print<ext>"  # printed as i64: arith.extsi/extui first
     if name in ("vector.transfer_read", "vector.transfer_write", "vector.contract"):
@@ -65,11 +67,37 @@ def op_kind(op) -> str:
             return f"{name}<nd>"
     if name == "memref.subview" and len(op.operands) > 1:
         return "memref.subview<dynamic>"  # expand-strided-metadata computes with affine.apply
+    if name in _GPU_ASYNC_CAPABLE and not any(_is_gpu_token(r) for r in op.results):
+        return f"{name}<sync>"  # gpu-to-llvm lowers only the async form
+    if name == "async.execute" and _captures_gpu_token(op):
+        return "async.execute<gpu-token>"
     if name in ("vector.extract", "vector.insert"):
         dyn = getattr(op, "dynamic_position", None)
         if dyn is not None and len(dyn) > 0:
             return f"{name}<dynamic>"
     return name
+
+
+_GPU_ASYNC_CAPABLE = frozenset({"gpu.alloc", "gpu.dealloc", "gpu.memcpy", "gpu.memset"})
+
+
+def _is_gpu_token(value) -> bool:
+    return getattr(value.type, "name", "") == "gpu.async.token"
+
+
+def _captures_gpu_token(execute) -> bool:
+    """An async.execute whose body uses a !gpu.async.token from outside it: the
+    function async-to-async-runtime outlines takes the token as an argument."""
+    from runner_core.ir.parse import walk_ops
+
+    for inner in walk_ops(execute):
+        for v in inner.operands:
+            if not _is_gpu_token(v):
+                continue
+            owner = v.op if hasattr(v, "op") else v.block.parent_op()
+            if owner is None or not execute.is_ancestor(owner):
+                return True
+    return False
 
 
 def _changing(t) -> bool:
@@ -100,6 +128,19 @@ def _typed(op) -> bool:
     return any(_changing(a.type) for r in op.regions for b in r.blocks for a in b.args)
 
 
+def _async_carried(op) -> str | None:
+    """The async type an scf/cf op carries (loop-carried tokens and values)."""
+    if not op.name.startswith(("scf.", "cf.")):
+        return None
+    values = [*op.operands, *op.results,
+              *(a for r in op.regions for b in r.blocks for a in b.args)]
+    for v in values:
+        t = v.type
+        if t.name.startswith("async."):
+            return t.name.split(".", 1)[1]
+    return None
+
+
 def collect(module) -> list[SimOp]:
     """The module's ops (not the module itself), in textual order."""
     from runner_core.ir.parse import op_location
@@ -111,6 +152,9 @@ def collect(module) -> list[SimOp]:
     while stack:
         op, anc = stack.pop()
         out.append(SimOp(op_kind(op), op_location(op), anc, _typed(op)))
+        carried = _async_carried(op)
+        if carried:  # no LLVM 22 pass converts async types outside async/func ops
+            out.append(SimOp(f"!async.{carried}", op_location(op), anc, False))
         inner = [(o, (*anc, op.name)) for r in op.regions for b in r.blocks for o in b.ops]
         stack.extend(reversed(inner))
     return out
@@ -152,8 +196,7 @@ def _matches(kind: str, pattern: str) -> bool:
 
 def _apply(rule: T.Rule, kind: str):
     """None when the rule leaves `kind`; else LLVM or the kinds it becomes."""
-    if any(kind == k for k in rule.keeps) or (
-            "<" not in kind and any(_matches(kind, k) for k in rule.keeps if "<" not in k)):
+    if kind in rule.keeps or kind.split("<", 1)[0] in rule.keeps:
         return None
     for pattern, result in rule.converts:
         if _matches(kind, pattern):
@@ -265,6 +308,12 @@ def first_illegal(outcome: Outcome) -> str | None:
     remaining = outcome.ops
     for op in remaining:
         dialect = op.kind.split(".", 1)[0]
+        if dialect == "!async":
+            return (f'{_loc(op.location)}error: `!"async"<"{op.kind[7:]}">` type created with '
+                    f"unregistered dialect. If this is intended, please call "
+                    f"allowUnregisteredDialects() on the MLIRContext, or use "
+                    f"-allow-unregistered-dialect with the MLIR opt tool used\n"
+                    f"could not parse the input IR")
         if dialect not in T.RUNNER_DIALECTS:
             name = op.kind.split("<", 1)[0]
             return (f"{_loc(op.location)}error: Dialect `{dialect}' not found for custom op "
@@ -284,8 +333,11 @@ def first_illegal(outcome: Outcome) -> str | None:
                     f"builtin.unrealized_conversion_cast\nError: could not convert to LLVM IR")
         if op.kind.startswith("gpu.") and op.kind not in T.GPU_TRANSLATED and \
                 "gpu.module" not in op.ancestors and op.kind != "gpu.module":
+            # A gpu op on memrefs is fed by a cast back from the LLVM struct first.
+            what = "builtin.unrealized_conversion_cast" if op.typed else \
+                op.kind.split("<", 1)[0]
             return (f"{_loc(op.location)}error: LLVM Translation failed for operation: "
-                    f"{op.kind}\nError: could not convert to LLVM IR")
+                    f"{what}\nError: could not convert to LLVM IR")
     return None
 
 

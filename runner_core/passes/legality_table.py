@@ -87,7 +87,7 @@ _MEMREF_KEEPS = ("memref.subview", "memref.subview<dynamic>", "memref.expand_sha
 _COMPLEX_LLVM = ("complex.add", "complex.sub", "complex.mul", "complex.div", "complex.abs",
                  "complex.constant", "complex.create", "complex.re", "complex.im")
 # What convert-vector-to-llvm leaves in place.
-_VECTOR_LLVM_KEEPS = ("vector.print<vector>", "vector.multi_reduction", "vector.mask",
+_VECTOR_LLVM_KEEPS = ("vector.print<vector>", "vector.print<vector-ext>", "vector.multi_reduction", "vector.mask",
                       "vector.transfer_read<nd>", "vector.transfer_write<nd>",
                       "vector.extract<dynamic>", "vector.insert<dynamic>",
                       "vector.contract<nd>")
@@ -107,17 +107,22 @@ _VECTOR_LLVM_INTRODUCES = {
 }
 # Ops convert-to-llvm's vector interface has no pattern for (it needs the
 # dedicated convert-vector-to-llvm).
-_VECTOR_C2L_KEEPS = _VECTOR_LLVM_KEEPS + tuple(_VECTOR_LLVM_INTRODUCES) + (
+_VECTOR_C2L_KEEPS = _VECTOR_LLVM_KEEPS + tuple(k for k in _VECTOR_LLVM_INTRODUCES
+                                               if k != "vector.print<ext>") + (
     "vector.extract_strided_slice", "vector.insert_strided_slice", "vector.contract",
     "vector.gather", "vector.scatter")
+
+# gpu ops in their synchronous form (no !gpu.async.token): gpu-to-llvm leaves them,
+# gpu-async-region makes them async.
+_GPU_SYNC = ("gpu.alloc<sync>", "gpu.dealloc<sync>", "gpu.memcpy<sync>", "gpu.memset<sync>")
 
 _SCF_TO_CF = ("cf.br", "cf.cond_br", "arith.cmpi", "arith.addi")
 
 # convert-to-llvm: every dialect with a ConvertToLLVMPatternInterface.
-_TO_LLVM_ALL = {"arith.*": LLVM, "cf.*": LLVM, "func.*": LLVM, "index.*": LLVM,
+_TO_LLVM_ALL = {"vector.print<ext>": ("arith.extsi",), "arith.*": LLVM, "cf.*": LLVM, "func.*": LLVM, "index.*": LLVM,
                 "math.*": LLVM, "memref.*": LLVM, "ub.*": LLVM, "vector.*": LLVM,
                 "complex.*": LLVM, "nvvm.*": LLVM}
-_TO_LLVM_KEEPS = (_ARITH_KEEPS + _MATH_LLVM_KEEPS + _MEMREF_KEEPS + _VECTOR_C2L_KEEPS
+_TO_LLVM_KEEPS = ("func.call<gpu-token>",) + (_ARITH_KEEPS + _MATH_LLVM_KEEPS + _MEMREF_KEEPS + _VECTOR_C2L_KEEPS
                   + ("complex.exp", "complex.log", "complex.pow", "complex.sqrt",
                      "complex.sin", "complex.cos", "complex.tanh", "complex.tan",
                      "complex.expm1", "complex.log1p", "complex.rsqrt", "complex.sign",
@@ -130,7 +135,7 @@ PASSES: dict[str, Rule] = {
     "convert-arith-to-llvm": _rule({"arith.*": LLVM}, _ARITH_KEEPS),
     "arith-expand": _rule({k: ("arith.addi", "arith.subi", "arith.divsi", "arith.cmpi",
                                "arith.select", "arith.constant") for k in _ARITH_KEEPS}),
-    "convert-func-to-llvm": _rule({"func.*": LLVM}),
+    "convert-func-to-llvm": _rule({"func.*": LLVM}, ("func.call<gpu-token>",)),
     "convert-index-to-llvm": _rule({"index.*": LLVM}),
     "convert-ub-to-llvm": _rule({"ub.*": LLVM}),
     "convert-math-to-llvm": _rule({"math.*": LLVM}, _MATH_LLVM_KEEPS),
@@ -141,6 +146,8 @@ PASSES: dict[str, Rule] = {
     "convert-vector-to-scf": _rule({
         "vector.print<vector>": ("scf.for", "scf.if", "arith.constant", "arith.cmpi",
                                  "vector.extract", "vector.print"),
+        "vector.print<vector-ext>": ("scf.for", "scf.if", "arith.constant", "arith.cmpi",
+                                     "vector.extract", "vector.print<ext>"),
         "vector.transfer_read<nd>": ("scf.for", "scf.if", "affine.apply", "arith.cmpi",
                                      "arith.constant", "memref.alloca", "memref.load",
                                      "memref.store", "vector.broadcast",
@@ -161,8 +168,13 @@ PASSES: dict[str, Rule] = {
         **{k: ("memref.reinterpret_cast", "memref.extract_strided_metadata")
            for k in ("memref.subview", "memref.expand_shape", "memref.collapse_shape",
                      "memref.transpose")}}),
-    "lower-affine": _rule({"affine.*": ("scf.for", "scf.if", "arith.addi", "arith.muli",
-                                        "arith.constant", "memref.load", "memref.store")}),
+    "lower-affine": _rule({
+        "affine.for": ("scf.for",), "affine.if": ("scf.if",),
+        "affine.parallel": ("scf.parallel",), "affine.yield": (),
+        "affine.load": ("memref.load",), "affine.store": ("memref.store",),
+        "affine.vector_load": ("vector.load",), "affine.vector_store": ("vector.store",),
+        "affine.*": ("arith.addi", "arith.muli", "arith.constant", "arith.select",
+                     "arith.cmpi")}),
     "convert-linalg-to-loops": _rule({"linalg.*": ("scf.for", "memref.load", "memref.store",
                                                    "arith.constant")}),
     "convert-linalg-to-parallel-loops": _rule({"linalg.*": ("scf.parallel", "memref.load",
@@ -173,12 +185,14 @@ PASSES: dict[str, Rule] = {
     "convert-to-llvm": _rule(_TO_LLVM_ALL, _TO_LLVM_KEEPS),
     "reconcile-unrealized-casts": _rule({}, reconciles=True),
     # Async: the runtime form, then LLVM (functions calling the async runtime).
-    "async-to-async-runtime": _rule({"async.*": ("async.runtime.create",
+    "async-to-async-runtime": _rule({"async.execute<gpu-token>": (
+        "func.call<gpu-token>", "async.runtime.create", "async.runtime.await"),
+        "async.*": ("async.runtime.create",
                                                  "async.runtime.await", "async.coro.id",
                                                  "cf.br", "cf.cond_br")}),
     "async-runtime-ref-counting": NOOP, "async-runtime-ref-counting-opt": NOOP,
     "async-runtime-policy-based-ref-counting": NOOP,
-    "convert-async-to-llvm": _rule({"async.*": LLVM, "func.*": LLVM}),
+    "convert-async-to-llvm": _rule({"async.*": LLVM, "func.*": LLVM}, ("func.call<gpu-token>",)),
     # GPU (the CUDA backend's pipelines).
     "convert-gpu-to-nvvm": _rule({"gpu.*": LLVM, **{k: v for k, v in _TO_LLVM_ALL.items()}},
                                  ("gpu.module", "gpu.binary") + _TO_LLVM_KEEPS),
@@ -186,9 +200,10 @@ PASSES: dict[str, Rule] = {
     "convert-nvvm-to-llvm": NOOP,
     "gpu-to-llvm": _rule({"gpu.*": LLVM, **_TO_LLVM_ALL},
                          ("gpu.module", "gpu.binary", "gpu.launch_func", "gpu.func",
-                          "gpu.launch") + _TO_LLVM_KEEPS),
+                          "gpu.launch") + _GPU_SYNC + _TO_LLVM_KEEPS[1:]),
+    "gpu-async-region": _rule({k: (k.split("<")[0],) for k in _GPU_SYNC}),
     "gpu-module-to-binary": _rule({"gpu.module": ("gpu.binary",)}),
-    "nvvm-attach-target": NOOP, "rocdl-attach-target": NOOP, "gpu-async-region": NOOP,
+    "nvvm-attach-target": NOOP, "rocdl-attach-target": NOOP,
     "gpu-decompose-memrefs": NOOP, "strip-debuginfo": NOOP, "memref-expand": NOOP,
     "llvm-legalize-for-export": NOOP, "ensure-debug-info-scope-on-llvm-func": NOOP,
     "arith-emulate-unsupported-floats": NOOP,
