@@ -59,26 +59,61 @@ def op_kind(op) -> str:
             return "vector.print<vector-ext>" if narrow else "vector.print<vector>"
         if isinstance(t, IntegerType) and t.width.data < 64:
             return "vector.print<ext>"  # printed as i64: arith.extsi/extui first
-    if name in ("vector.transfer_read", "vector.transfer_write", "vector.contract"):
+    if name in ("vector.transfer_read", "vector.transfer_write"):
         vec = op.results[0].type if name == "vector.transfer_read" else op.operands[0].type
-        if name == "vector.contract":
-            vec = op.operands[0].type
         if isinstance(vec, VectorType) and len(vec.get_shape()) > 1:
             return f"{name}<nd>"
-    if name == "memref.subview" and len(op.operands) > 1:
+    if name == "vector.contract" and _contract_unlowered(op):
+        return "vector.contract<other>"
+    if name in ("vector.extract", "vector.insert") and _dynamic_outer(op):
+        return f"{name}<dynamic>"
+    if name == "memref.subview" and not all(_constant(v) for v in op.operands[1:]):
         return "memref.subview<dynamic>"  # expand-strided-metadata computes with affine.apply
     if name in _GPU_ASYNC_CAPABLE and not any(_is_gpu_token(r) for r in op.results):
         return f"{name}<sync>"  # gpu-to-llvm lowers only the async form
     if name == "async.execute" and _captures_gpu_token(op):
         return "async.execute<gpu-token>"
-    if name in ("vector.extract", "vector.insert"):
-        dyn = getattr(op, "dynamic_position", None)
-        if dyn is not None and len(dyn) > 0:
-            return f"{name}<dynamic>"
     return name
 
 
 _GPU_ASYNC_CAPABLE = frozenset({"gpu.alloc", "gpu.dealloc", "gpu.memcpy", "gpu.memset"})
+
+
+def _constant(value) -> bool:
+    return getattr(getattr(value, "op", None), "name", "") == "arith.constant"
+
+
+def _dynamic_outer(op) -> bool:
+    """A non-constant position before the last dimension (convert-vector-to-llvm
+    folds constant positions and lowers a dynamic last one to extractelement)."""
+    static = op.properties.get("static_position")
+    if static is None:
+        return False
+    source = op.operands[0 if op.name == "vector.extract" else 1].type
+    rank = len(source.get_shape())
+    dynamic = iter(op.operands[(1 if op.name == "vector.extract" else 2):])
+    for i, p in enumerate(static.get_values()):
+        if p == -(2 ** 63):
+            v = next(dynamic, None)
+            if i < rank - 1 and v is not None and not _constant(v):
+                return True
+    return False
+
+
+def _contract_unlowered(op) -> bool:
+    """convert-vector-to-llvm lowers only `add` contractions of operands of the
+    accumulator's element type."""
+    from xdsl.dialects.builtin import VectorType
+
+    kind = op.properties.get("kind")
+    if kind is not None and "<add>" not in str(kind):
+        return True
+
+    def element(t):
+        return t.element_type if isinstance(t, VectorType) else t
+
+    acc = element(op.operands[2].type)
+    return element(op.operands[0].type) != acc or element(op.operands[1].type) != acc
 
 
 def _is_gpu_token(value) -> bool:

@@ -90,7 +90,7 @@ _COMPLEX_LLVM = ("complex.add", "complex.sub", "complex.mul", "complex.div", "co
 _VECTOR_LLVM_KEEPS = ("vector.print<vector>", "vector.print<vector-ext>", "vector.multi_reduction", "vector.mask",
                       "vector.transfer_read<nd>", "vector.transfer_write<nd>",
                       "vector.extract<dynamic>", "vector.insert<dynamic>",
-                      "vector.contract<nd>")
+                      "vector.contract<other>")
 # What convert-vector-to-llvm lowers through other dialects it leaves behind.
 _VECTOR_LLVM_INTRODUCES = {
     "vector.create_mask": ("arith.cmpi", "arith.index_cast"),
