@@ -43,6 +43,7 @@ class SimOp:
     location: SourceLocation | None
     ancestors: tuple[str, ...]
     typed: bool  # has values of a type the LLVM type converter changes
+    foldable: bool = False  # a pure op of constants: a greedy pass folds it to a constant
 
 
 # ------------------------------------------------------------------ op kinds
@@ -53,10 +54,11 @@ def op_kind(op) -> str:
     name = op.name
     if name == "vector.print" and op.operands:
         t = op.operands[0].type
-        if isinstance(t, VectorType):
+        if isinstance(t, VectorType):  # convert-vector-to-scf unrolls it (n-D: shape_cast)
             el = t.element_type
             narrow = isinstance(el, IntegerType) and el.width.data < 64
-            return "vector.print<vector-ext>" if narrow else "vector.print<vector>"
+            nd = "-nd" if len(t.get_shape()) > 1 else ""
+            return f"vector.print<vector{nd}{'-ext' if narrow else ''}>"
         if isinstance(t, IntegerType) and t.width.data < 64:
             return "vector.print<ext>"  # printed as i64: arith.extsi/extui first
     if name in ("vector.transfer_read", "vector.transfer_write"):
@@ -114,6 +116,11 @@ def _contract_unlowered(op) -> bool:
 
     acc = element(op.operands[2].type)
     return element(op.operands[0].type) != acc or element(op.operands[1].type) != acc
+
+
+def _foldable(op) -> bool:
+    return (op.name in T.FOLDABLE and bool(op.operands) and not op.regions
+            and all(_constant(v) for v in op.operands))
 
 
 def _is_gpu_token(value) -> bool:
@@ -186,7 +193,7 @@ def collect(module) -> list[SimOp]:
     stack.reverse()
     while stack:
         op, anc = stack.pop()
-        out.append(SimOp(op_kind(op), op_location(op), anc, _typed(op)))
+        out.append(SimOp(op_kind(op), op_location(op), anc, _typed(op), _foldable(op)))
         carried = _async_carried(op)
         if carried:  # no LLVM 22 pass converts async types outside async/func ops
             out.append(SimOp(f"!async.{carried}", op_location(op), anc, False))
@@ -279,6 +286,8 @@ def simulate(ops: list[SimOp], passes: list[tuple[str, tuple[str, ...]]]) -> Out
                     name == "gpu-to-llvm" and "gpu.module" in op.ancestors):
                 nxt.append(op)
                 continue
+            if op.foldable and name in T.FOLDING:
+                op = SimOp("arith.constant", op.location, op.ancestors, op.typed)
             nxt.extend(_convert(op, rule, step, cast_steps))
         current = nxt
     where = cast_steps[max(cast_steps)] if cast_steps else None

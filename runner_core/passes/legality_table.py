@@ -87,7 +87,9 @@ _MEMREF_KEEPS = ("memref.subview", "memref.subview<dynamic>", "memref.expand_sha
 _COMPLEX_LLVM = ("complex.add", "complex.sub", "complex.mul", "complex.div", "complex.abs",
                  "complex.constant", "complex.create", "complex.re", "complex.im")
 # What convert-vector-to-llvm leaves in place.
-_VECTOR_LLVM_KEEPS = ("vector.print<vector>", "vector.print<vector-ext>", "vector.multi_reduction", "vector.mask",
+_PRINT_VECTOR = ("vector.print<vector>", "vector.print<vector-ext>",
+                 "vector.print<vector-nd>", "vector.print<vector-nd-ext>")
+_VECTOR_LLVM_KEEPS = _PRINT_VECTOR + ("vector.multi_reduction", "vector.mask",
                       "vector.transfer_read<nd>", "vector.transfer_write<nd>",
                       "vector.extract<dynamic>", "vector.insert<dynamic>",
                       "vector.contract<other>")
@@ -144,10 +146,10 @@ PASSES: dict[str, Rule] = {
     "convert-vector-to-llvm": _rule({**_VECTOR_LLVM_INTRODUCES, "vector.*": LLVM},
                                     _VECTOR_LLVM_KEEPS),
     "convert-vector-to-scf": _rule({
-        "vector.print<vector>": ("scf.for", "scf.if", "arith.constant", "arith.cmpi",
-                                 "vector.extract", "vector.print"),
-        "vector.print<vector-ext>": ("scf.for", "scf.if", "arith.constant", "arith.cmpi",
-                                     "vector.extract", "vector.print<ext>"),
+        **{k: ("scf.for", "scf.if", "arith.constant", "arith.cmpi", "vector.extract")
+           + (("arith.addi", "arith.muli", "vector.shape_cast") if "-nd" in k else ())
+           + (("vector.print<ext>",) if k.endswith("-ext>") else ("vector.print",))
+           for k in _PRINT_VECTOR},
         "vector.transfer_read<nd>": ("scf.for", "scf.if", "affine.apply", "arith.cmpi",
                                      "arith.constant", "memref.alloca", "memref.load",
                                      "memref.store", "vector.broadcast",
@@ -227,6 +229,21 @@ PIPELINES: dict[str, tuple[str, ...]] = {
         "gpu.module(reconcile-unrealized-casts)", "gpu-to-llvm", "gpu-module-to-binary",
         "convert-math-to-llvm", "canonicalize", "cse", "reconcile-unrealized-casts"),
 }
+
+# Passes that rewrite with the greedy driver, which folds what it visits: an op of
+# `FOLDABLE` whose operands are all constants becomes an arith.constant there (seen:
+# convert-linalg-to-loops folds a vector.broadcast of a constant that nothing lowers).
+FOLDING = frozenset({
+    "convert-linalg-to-loops", "convert-linalg-to-affine-loops",
+    "convert-linalg-to-parallel-loops", "convert-vector-to-scf", "convert-vector-to-llvm",
+    "expand-strided-metadata", "lower-vector-mask", "lower-vector-multi-reduction",
+})
+FOLDABLE = frozenset({
+    "vector.broadcast", "vector.splat", "vector.transpose", "vector.shape_cast",
+    "vector.extract", "vector.insert", "vector.from_elements", "vector.bitcast",
+    "arith.addi", "arith.subi", "arith.muli", "arith.addf", "arith.subf", "arith.mulf",
+    "arith.index_cast", "arith.extsi", "arith.extui", "arith.trunci", "arith.sitofp",
+})
 
 # Passes that rewrite ops within their dialect only (no effect on legality).
 TRANSPARENT = frozenset({"canonicalize", "cse", "gpu-kernel-outlining", "symbol-dce",
