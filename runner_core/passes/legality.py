@@ -71,8 +71,9 @@ def op_kind(op) -> str:
         return f"{name}<dynamic>"
     if name == "memref.subview" and not all(_constant(v) for v in op.operands[1:]):
         return "memref.subview<dynamic>"  # expand-strided-metadata computes with affine.apply
-    if name in _GPU_ASYNC_CAPABLE and not any(_is_gpu_token(r) for r in op.results):
-        return f"{name}<sync>"  # gpu-to-llvm lowers only the async form
+    if name in _GPU_ASYNC_CAPABLE and not any(_is_gpu_token(r) for r in op.results) and \
+            "hostShared" not in op.properties:
+        return f"{name}<sync>"  # gpu-to-llvm lowers only the async form (and host_shared)
     if name == "async.execute" and _captures_gpu_token(op):
         return "async.execute<gpu-token>"
     return name
