@@ -42,10 +42,10 @@ def expected_layout(op) -> tuple[list[int], list[int | None], int | None] | None
     steps = list(op.properties["static_strides"].get_values())
     if not (len(offs) == len(sizes) == len(steps) == len(strides)):
         return None
-    for o, s in zip(offs, strides):
+    for o, s in zip(offs, strides, strict=True):
         offset = None if offset is None or o == _KDYN else (
             None if s is None else offset + o * s)
-    out = [_mul(s, None if t == _KDYN else t) for s, t in zip(strides, steps)]
+    out = [_mul(s, None if t == _KDYN else t) for s, t in zip(strides, steps, strict=True)]
     return sizes, out, offset
 
 
