@@ -137,12 +137,12 @@ def scan_line(line: RunLine, table: ToolTable
 
 
 def _output_option(argv: list[str]) -> str | None:
+    """mlir-opt's `-o FILE` / `-o=FILE` (not a prefix option: `-one-shot-...` is a pass)."""
     for i, a in enumerate(argv):
-        if a == "-o" and i + 1 < len(argv):
+        if a in ("-o", "--o") and i + 1 < len(argv):
             return argv[i + 1]
-        if a.startswith("-o=") or (a.startswith("-o") and len(a) > 2 and "-" not in a[2:3]
-                                    and not a.startswith("-opt")):
-            return a[3:] if a.startswith("-o=") else a[2:]
+        if a.startswith(("-o=", "--o=")):
+            return a.split("=", 1)[1]
     return None
 
 

@@ -45,6 +45,11 @@ def test_through_a_file_on_a_later_line():
                   "FileCheck in.mlir < out.mlir") == [(2, ("convert-scf-to-cf",), "FileCheck")]
 
 
+def test_a_pass_starting_with_o_is_not_an_output_file():
+    assert _found("mlir-opt in.mlir -one-shot-bufferize -convert-to-llvm -o=out.mlir",
+                  "cat out.mlir") == [(2, ("convert-to-llvm",), "cat")]
+
+
 def test_system_tools_record_nothing():
     table = ToolTable("system", dict(DEFAULT_EMBEDDED), [])
     assert _found("mlir-opt in.mlir -convert-scf-to-cf | FileCheck in.mlir", table=table) == []
