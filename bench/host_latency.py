@@ -62,7 +62,7 @@ def ours_once(path: Path) -> tuple[float, bytes]:
     from runner_core.cli import tool_main
 
     t = time.perf_counter()
-    res = tool_main(["mlir-runner", str(path), "-e", "main", "--entry-point-result=void",
+    res = tool_main(["gpurunner", str(path), "-e", "main", "--entry-point-result=void",
                      "--shared-libs=mlir_runner_utils,mlir_c_runner_utils"], b"",
                     {"GPURUNNER_BACKEND": "cpu"}, str(path.parent))
     dt_ = time.perf_counter() - t

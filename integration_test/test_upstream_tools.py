@@ -73,7 +73,7 @@ def _files() -> list[Path]:
                   if p.relative_to(HERE).parts[0] not in SKIP_DIRS)
 
 
-RUNNERS = {"mlir-runner", "mlir-cpu-runner"}
+RUNNERS = {"mlir-runner", "mlir-cpu-runner", "gpurunner"}
 
 
 def opt_prefix(command: str, path: Path) -> tuple[list[list[str]], bool]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from . import gating, repeat, report, script
+from . import gating, recorded, repeat, report, script
 from .executor import NotPicklable
 from .job import Job, JobResult, RunLine, ToolTable
 from .session import state_of
@@ -153,8 +153,10 @@ class MlirItem(pytest.Item):
         job = self._job(decision.backend)
         self.user_properties.append(("gpurunner_backend", decision.backend))
         notes: list[str] = []
+        job = self._judge_recorded_passes(job, notes)
         if settings.repeat > 1 and self.kind.integration:
-            result, notes = self._run_repeated(job, settings.repeat, bool(xfail))
+            result, more = self._run_repeated(job, settings.repeat, bool(xfail))
+            notes += more
             attempts = 1
         else:
             result, attempts = self._run_with_retries(job)
@@ -183,6 +185,23 @@ class MlirItem(pytest.Item):
         kept = self._kept_dir()
         raise MlirTestFailure(report.failure_text(str(self.path), self.lines, result, kept,
                                                   attempts, notes))
+
+    def _judge_recorded_passes(self, job: Job, notes: list[str]) -> Job:
+        """Lines where a lowering the embedded mlir-opt records reaches FileCheck (or
+        anything but a runner) run with the real tools; without them the test skips."""
+        findings = recorded.scan(job.lines, job.tools)
+        if not findings:
+            return job
+        real, said = recorded.with_real_tools(job, findings)
+        if real is None:
+            self._skip(f"UNSUPPORTED: {findings[0].text()}; the real tools are not available "
+                       f"({said[0]}): install LLVM 22's tools and run with "
+                       f"--gpurunner-tools=system (or --gpurunner-tool-dir=DIR)",
+                       findings[0].lineno)
+        text = "; ".join(said) + " (" + "; ".join(f.text() for f in findings) + ")"
+        self.user_properties.append(("gpurunner_real_tools", text))
+        notes.append(text)
+        return real
 
     def _run_with_retries(self, job: Job) -> tuple[JobResult, int]:
         attempts = (self.parsed.allow_retries if self.parsed else 0) + 1

@@ -68,6 +68,9 @@ class RunLine:
     source: str  # as written in the file, continuations joined, before substitution
     command: str  # after substitution
     tree: Node | None  # None when substitution left an empty command
+    # This line's own tool table (pytest_gpurunner.recorded: lines whose recorded
+    # lowerings reach FileCheck run with the real tools); None: the job's.
+    tools: ToolTable | None = None
 
 
 @dataclass

@@ -207,6 +207,8 @@ class _Reporter:
         self.config = config
         self.state = state
         self.flaky: list[tuple[str, str]] = []  # (nodeid, summary), from every xdist worker
+        # (nodeid, what) for tests whose recorded lowerings reached FileCheck (recorded.py)
+        self.real_tools: list[tuple[str, str]] = []
         self.kept: list[str] = []  # what xdist workers kept in their temporary roots
 
     @pytest.hookimpl(trylast=True)
@@ -216,6 +218,8 @@ class _Reporter:
         props = dict(report.user_properties)
         if props.get("gpurunner_flaky"):
             self.flaky.append((report.nodeid, str(props["gpurunner_flaky"])))
+        if props.get("gpurunner_real_tools"):
+            self.real_tools.append((report.nodeid, str(props["gpurunner_real_tools"])))
         where = props.get("gpurunner_gpu")
         if where in self.state.gpu_counts:
             self.state.gpu_counts[where] += 1
@@ -248,6 +252,8 @@ class _Reporter:
                 terminalreporter.write_line(f"FLAKY {nodeid}: {summary}")
         for line in self.state.kept_lines + self.kept:
             terminalreporter.write_line(f"gpurunner: {line}")
+        for nodeid, what in self.real_tools:
+            terminalreporter.write_line(f"gpurunner: {nodeid}: {what}")
         counts = self.state.gpu_counts
         if not any(counts.values()):
             return

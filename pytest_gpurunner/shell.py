@@ -64,6 +64,7 @@ class _State:
         self.progress = progress
         self.stages: list[StageResult] = []
         self.lineno = 0
+        self.tools = job.tools  # the current line's (RunLine.tools) or the job's
         self.current = ""  # the command being executed, for timeout messages
 
     def remaining(self) -> float | None:
@@ -96,6 +97,7 @@ def run_job(job: Job, progress: Callable[[int, list[str]], None] | None = None) 
             if line.tree is None:
                 continue
             state.lineno = line.lineno
+            state.tools = line.tools or job.tools
             state.remaining()
             code = _run_node(line.tree, state)
             if code != 0:
@@ -329,7 +331,7 @@ def _run_command(command: Command, stdin: bytes, index: int, count: int,
             raw, out, err = _builtins.STREAM_BUILTINS[name](args[1:], stdin, state.cwd)
         else:
             try:
-                resolved = _tools.resolve(name, state.job.tools, env, state.cwd)
+                resolved = _tools.resolve(name, state.tools, env, state.cwd)
             except _tools.ToolError as exc:
                 raise ShellError(str(exc)) from None
             kind, target = resolved.kind, resolved.target
@@ -450,7 +452,7 @@ def _call_embedded(resolved, args, stdin, env, state: _State, isolate: bool):
 
 def _call_isolated(resolved, args, stdin, env, state: _State):
     """Run an embedded tool in a fresh interpreter so that ``not --crash`` sees a real crash."""
-    target = state.job.tools.embedded.get(args[0], resolved.function)
+    target = state.tools.embedded.get(args[0], resolved.function)
     try:
         request = pickle.dumps((target, list(args), stdin, dict(env), state.cwd))
     except Exception as err:

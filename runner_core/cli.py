@@ -162,6 +162,9 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
         return ToolResult(0, USAGE.format(prog=prog).encode(), b"")
     opts.env = dict(env)
     opts.cwd = cwd
+    from runner_core.passes.legality import STRICT_RUNNERS
+
+    opts.strict = prog in STRICT_RUNNERS
     opts.print_llvm_ir = "print-llvm-ir" in flags
     opts.bounds_check = "bounds-check" in flags
     if "print-pipeline" in flags:

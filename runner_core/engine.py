@@ -70,6 +70,9 @@ class RunOptions:
     bounds_check: bool = False  # also GPURUNNER_BOUNDS_CHECK=1 in env
     # LLVM command-line options given (-enable-matrix, ...): name -> value.
     llvm_cl: dict[str, str] = field(default_factory=dict)
+    # Accept only what LLVM 22's mlir-runner would after the recorded lowering passes
+    # (runner_core.passes.legality); set for the names mlir-runner / mlir-cpu-runner.
+    strict: bool = False
 
 
 @dataclass
@@ -124,10 +127,19 @@ def run_passes(module, pipeline: str) -> None:
 
 
 # ------------------------------------------------------------------ parsing
-def parse(text: str, filename: str):
-    from runner_core.ir.parse import parse_source
+def parse(text: str, filename: str, strict: bool = False):
+    """The module; with ``strict``, refused as LLVM 22's mlir-runner would refuse it
+    after the lowering passes the embedded mlir-opt recorded instead of running."""
+    from runner_core.ir.parse import parse_source_ex
 
-    return parse_source(text, filename)
+    result = parse_source_ex(text, filename)
+    if strict:
+        from runner_core.passes.legality import check_module
+        from runner_core.passes.pipeline import deferred_passes
+
+        check_module(result.module, deferred_passes(result.module),
+                     legacy_syntax=bool(result.upgrades))
+    return result.module
 
 
 # -------------------------------------------------------------- entry point
@@ -310,7 +322,7 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     check_bounds = bounds.requested(opts.bounds_check, opts.env)
     libraries = resolve_shared_libs(opts.shared_libs, cwd=opts.cwd,
                                     gpu_runtime=backend.runtime_provider())
-    module = parse(text, opts.filename)
+    module = parse(text, opts.filename, strict=opts.strict)
     timings["parse"] = time.perf_counter() - t0
     t = time.perf_counter()
     run_passes(module, opts.pass_pipeline if opts.pass_pipeline is not None

@@ -2,7 +2,7 @@
 // RUN:   -async-runtime-ref-counting-opt -convert-async-to-llvm -convert-scf-to-cf \
 // RUN:   -convert-vector-to-llvm -finalize-memref-to-llvm -convert-to-llvm \
 // RUN:   -reconcile-unrealized-casts \
-// RUN: | mlir-runner -e main --entry-point-result=void -O0 \
+// RUN: | gpurunner -e main --entry-point-result=void -O0 \
 // RUN:   --shared-libs=%mlir_async_runtime --shared-libs=%mlir_c_runner_utils \
 // RUN: | FileCheck %s
 
@@ -18,7 +18,8 @@
 // Expected values from a Python loop (the same recurrences).  Upstream MLIR 22
 // cannot lower tokens and values carried by a loop (its ref-counting pass
 // refuses the loop's branches, and -convert-async-to-llvm leaves the block
-// arguments unconverted), so this file runs on the embedded runner only.
+// arguments unconverted), so this file runs on the embedded runner only: `gpurunner`,
+// the permissive name (`mlir-runner` would refuse it as LLVM 22's does).
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -1,10 +1,10 @@
-// RUN: not mlir-runner %s -e group_error --entry-point-result=void -O0 \
+// RUN: not gpurunner %s -e group_error --entry-point-result=void -O0 \
 // RUN:   --shared-libs=%mlir_async_runtime --shared-libs=%mlir_c_runner_utils 2>&1 \
 // RUN: | FileCheck %s --check-prefix=GROUP
-// RUN: not mlir-runner %s -e value_error --entry-point-result=void -O0 \
+// RUN: not gpurunner %s -e value_error --entry-point-result=void -O0 \
 // RUN:   --shared-libs=%mlir_async_runtime --shared-libs=%mlir_c_runner_utils 2>&1 \
 // RUN: | FileCheck %s --check-prefix=VALUE
-// RUN: mlir-runner %s -e contained --entry-point-result=void -O0 \
+// RUN: gpurunner %s -e contained --entry-point-result=void -O0 \
 // RUN:   --shared-libs=%mlir_async_runtime --shared-libs=%mlir_c_runner_utils 2>&1 \
 // RUN: | FileCheck %s --check-prefix=CONTAINED
 

@@ -1,10 +1,10 @@
-// RUN: not mlir-runner %s -e direct --entry-point-result=void -O0 \
+// RUN: not gpurunner %s -e direct --entry-point-result=void -O0 \
 // RUN:   --shared-libs=%mlir_async_runtime --shared-libs=%mlir_c_runner_utils 2>&1 \
 // RUN: | FileCheck %s --check-prefix=DIRECT
-// RUN: not mlir-runner %s -e chained --entry-point-result=void -O0 \
+// RUN: not gpurunner %s -e chained --entry-point-result=void -O0 \
 // RUN:   --shared-libs=%mlir_async_runtime --shared-libs=%mlir_c_runner_utils 2>&1 \
 // RUN: | FileCheck %s --check-prefix=CHAINED
-// RUN: not mlir-runner %s -e in_body --entry-point-result=void -O0 \
+// RUN: not gpurunner %s -e in_body --entry-point-result=void -O0 \
 // RUN:   --shared-libs=%mlir_async_runtime --shared-libs=%mlir_c_runner_utils 2>&1 \
 // RUN: | FileCheck %s --check-prefix=INBODY
 

@@ -4,7 +4,7 @@
 // RUN: | mlir-opt -async-to-async-runtime -async-runtime-ref-counting \
 // RUN: | mlir-opt -convert-async-to-llvm -convert-scf-to-cf -convert-to-llvm \
 // RUN:   -reconcile-unrealized-casts \
-// RUN: | mlir-runner --shared-libs=%mlir_cuda_runtime --shared-libs=%mlir_async_runtime \
+// RUN: | gpurunner --shared-libs=%mlir_cuda_runtime --shared-libs=%mlir_async_runtime \
 // RUN:   --shared-libs=%mlir_runner_utils --entry-point-result=void -O0 \
 // RUN: | FileCheck %s
 

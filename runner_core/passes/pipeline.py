@@ -171,6 +171,15 @@ def _parse_items(r: _Reader) -> list[PassSpec | NestSpec]:
 
 def parse_pipeline(text: str) -> NestSpec:
     """Parse a textual pipeline into a tree anchored on `builtin.module`."""
+    root = parse_pipeline_tree(text)
+    for p in root.passes():
+        if not is_deferred(p.name):
+            lookup_pass(p.name).create(p.options)  # reject unknown passes/options up front
+    return root
+
+
+def parse_pipeline_tree(text: str) -> NestSpec:
+    """`parse_pipeline` without checking that the passes exist here."""
     r = _Reader(text.strip())
     if not r.peek():
         return NestSpec(MODULE_ANCHOR, [])
@@ -181,9 +190,6 @@ def parse_pipeline(text: str) -> NestSpec:
         root = items[0]
     else:
         root = NestSpec(MODULE_ANCHOR, items)
-    for p in root.passes():
-        if not is_deferred(p.name):
-            lookup_pass(p.name).create(p.options)  # reject unknown passes/options up front
     return root
 
 

@@ -417,11 +417,21 @@ def test_unknown_backend(tmp_path):
     assert res.returncode != 0 and "unknown backend 'tpu'" in err(res)
 
 
-@pytest.mark.parametrize("name", ["mlir-runner", "mlir-cpu-runner", "mlir-cuda-runner"])
+@pytest.mark.parametrize("name", ["gpurunner", "mlir-cuda-runner"])
 def test_tool_names(tmp_path, name):
     res = run(tmp_path, PRINTING, "--entry-point-result=void", RUNTIMES, name=name,
               env={"GPURUNNER_BACKEND": "cpu"})
     assert res.returncode == 0, err(res)
+
+
+@pytest.mark.parametrize("name", ["mlir-runner", "mlir-cpu-runner"])
+def test_strict_tool_names_refuse_high_level_ir_as_llvm22(tmp_path, name):
+    """LLVM 22's mlir-runner parses only dialects with an LLVM IR translation."""
+    res = run(tmp_path, PRINTING, "--entry-point-result=void", RUNTIMES, name=name,
+              env={"GPURUNNER_BACKEND": "cpu"})
+    assert res.returncode == 1 and res.stdout == b""
+    assert "error: Dialect `func' not found for custom op 'func.func' \ncould not parse " \
+           "the input IR" in err(res)
 
 
 # --------------------------------------------------------------- pipeline

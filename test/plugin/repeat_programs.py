@@ -7,7 +7,7 @@
 # a few instructions) makes each outcome about equally likely, so 19 perturbed
 # runs all agreeing with run 1 has a probability of about 2**-18.
 RACE = """\
-// RUN: mlir-runner %s -e main --entry-point-result=void -O0 \\
+// RUN: gpurunner %s -e main --entry-point-result=void -O0 \\
 // RUN:   --shared-libs=%mlir_async_runtime --shared-libs=%mlir_c_runner_utils \\
 // RUN: | FileCheck %s
 func.func @main() {
@@ -36,7 +36,7 @@ func.func @main() {
 # ordered by tokens, so [84, 84] on every schedule.  printMemref's header carries
 # an address that differs between runs: the comparison must mask it.
 FORK_JOIN = """\
-// RUN: mlir-runner %s --shared-libs=%mlir_cuda_runtime --shared-libs=%mlir_async_runtime \\
+// RUN: gpurunner %s --shared-libs=%mlir_cuda_runtime --shared-libs=%mlir_async_runtime \\
 // RUN:   --shared-libs=%mlir_runner_utils --entry-point-result=void -O0 \\
 // RUN: | FileCheck %s
 func.func @main() {

@@ -37,7 +37,7 @@ def test_a_planted_race_is_reported_as_flaky(project, integration):
         "  outcome B: runs * of 20): passed",
         "  every run passed its checks: what differs is the output",
         "outcome B, run * (GPURUNNER_PERTURB=*), against outcome A, run 1 (unperturbed):",
-        "  RUN at line 1, command 1/2 (mlir-runner): stdout:",
+        "  RUN at line 1, command 1/2 (gpurunner): stdout:",
         "    --- run 1 (unperturbed)",
         "    +++ run * (GPURUNNER_PERTURB=*)",
         "    @@ -1 +1 @@",

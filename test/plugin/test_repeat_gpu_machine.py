@@ -33,7 +33,7 @@ def _run(tmp_path, text: str, seed: str | None):
     env.pop("GPURUNNER_PERTURB", None)
     if seed is not None:
         env["GPURUNNER_PERTURB"] = seed
-    res = tool_main(["mlir-runner", str(src), "--entry-point-result=void", "-O0", *LIBS],
+    res = tool_main(["gpurunner", str(src), "--entry-point-result=void", "-O0", *LIBS],
                     b"", env, str(tmp_path))
     assert res.returncode == 0, res.stderr.decode()
     return res.stdout.decode()
@@ -69,7 +69,7 @@ def test_repeat_reports_the_stream_race(pytester, ini):
     ini("", fake_tools=False)
     pytester.mkdir("integration_test")
     (pytester.path / "integration_test" / "race.mlir").write_text(
-        "// RUN: mlir-runner %s --entry-point-result=void -O0 --shared-libs=%mlir_cuda_runtime "
+        "// RUN: gpurunner %s --entry-point-result=void -O0 --shared-libs=%mlir_cuda_runtime "
         "--shared-libs=%mlir_async_runtime --shared-libs=%mlir_c_runner_utils | FileCheck %s\n// CHECK: {{^[12]$}}\n"
         + STREAM_RACE)
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--gpurunner-gpu=require",

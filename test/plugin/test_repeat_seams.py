@@ -74,7 +74,7 @@ def _block_orders(tmp_path, seed: str | None, threads: int = 1) -> tuple[list[in
     env.pop("GPURUNNER_PERTURB", None)
     if seed is not None:
         env["GPURUNNER_PERTURB"] = seed
-    res = tool_main(["mlir-runner", str(src), "--entry-point-result=void",
+    res = tool_main(["gpurunner", str(src), "--entry-point-result=void",
                      "--shared-libs=/gpurunner-builtin-runtime/lib/libmlir_cuda_runtime.so",
                      "--shared-libs=/gpurunner-builtin-runtime/lib/libmlir_runner_utils.so"],
                     b"", env, str(tmp_path))
