@@ -35,6 +35,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 from runner_core.errors import IRError, SourceLocation
 from runner_core.ir.context import shared_context
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
+from runner_core.mlir22_names import unknown_attr_message, unknown_op_message
 
 # `%a, %b:2 = ` before an op name.
 _RESULTS = re.compile(r"(?:%[\w$.-]+(?::\d+)?\s*,\s*)*%[\w$.-]+(?::\d+)?\s*=\s*")
@@ -344,21 +345,15 @@ def _parse_error(source: SourceText, parser: _LocatingParser, e: ParseError) -> 
     if m := _UNREGISTERED.match(msg):
         name = m.group(1)
         at = parser.failed_op_start if parser.failed_op_start is not None else e.span.start
-        dialect = name.split(".")[0] if "." in name else None
-        hint = (f" (the runner has no dialect '{dialect}')"
-                if dialect and dialect not in parser.ctx.registered_dialect_names
-                else "")
-        return source.error(f"custom op '{name}' is unknown{hint}", at)
+        return source.error(unknown_op_message(name, source.location(at)), at)
     if m := _UNREGISTERED_ATTR.match(msg):
         # xDSL reports it after the whole type/attribute (sometimes on a later line).
         name = m.group(1)
         end = min(max(e.span.end, e.span.start), len(source.text))
         at = max(source.text.rfind("!" + name, 0, end), source.text.rfind("#" + name, 0, end))
-        dialect = name.split(".")[0] if "." in name else None
-        hint = (f" (the runner has no dialect '{dialect}')"
-                if dialect and dialect not in parser.ctx.registered_dialect_names else "")
-        return source.error(f"type or attribute '{name}' is unknown{hint}",
-                            at if at >= 0 else e.span.start)
+        at = at if at >= 0 else e.span.start
+        sigil = source.text[at] if at < len(source.text) and source.text[at] in "!#" else ""
+        return source.error(unknown_attr_message(name, sigil, source.location(at)), at)
     if msg.startswith("in ") or e.msg.startswith(" in "):
         # xDSL sometimes reports only the context ("in block definition").
         if e.span.start >= len(source.text.rstrip()):

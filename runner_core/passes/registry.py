@@ -24,6 +24,8 @@ from xdsl.context import Context
 from xdsl.ir import Operation
 
 from runner_core.errors import RunnerError
+from runner_core.mlir22_names import PASSES as MLIR22_PASSES
+from runner_core.mlir22_names import unsupported_message
 
 
 class PassError(RunnerError):
@@ -95,6 +97,8 @@ def lookup_pass(name: str) -> PassInfo:
     info = _PASSES.get(name)
     if info is not None:
         return info
+    if name in MLIR22_PASSES:
+        raise PassError(f"error: {unsupported_message(f'pass {name!r}')}")
     close = difflib.get_close_matches(name, list(_PASSES) + sorted(_DEFERRED_NAMES), n=1)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
     raise PassError(
