@@ -42,7 +42,8 @@ OPTIONS:
                                     LLVM's options for its matrix intrinsics
                                     (llvm.intr.matrix.*: compiled only with -enable-matrix)
   --dump-object-file, --object-filename=<file>
-                                    accepted for compatibility (ignored)
+                                    write the JIT-compiled object code to <file>
+                                    (default: <input file>.o)
   -h, --help                        this text
 """
 
@@ -54,7 +55,7 @@ class UsageError(RunnerError):
 _VALUE_OPTS = {
     "e": "entry", "entry-point": "entry", "entry-point-result": "entry_result",
     "shared-libs": "shared_libs", "backend": "backend", "pass-pipeline": "pass_pipeline",
-    "march": None, "mattr": None, "mcpu": None, "object-filename": None,
+    "march": None, "mattr": None, "mcpu": None, "object-filename": "object_file",
 }
 # LLVM command-line options mlir-runner accepts (as LLVM's cl::opt) that change code
 # generation: name -> allowed values (flags: true/false, given bare = true).
@@ -164,6 +165,10 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
     opts.cwd = cwd
     opts.print_llvm_ir = "print-llvm-ir" in flags
     opts.bounds_check = "bounds-check" in flags
+    if "dump-object-file" not in flags:
+        opts.object_file = None
+    elif opts.object_file is None:
+        opts.object_file = (path or "-") + ".o"  # mlir-runner: <input file>.o
     if "print-pipeline" in flags:
         text = opts.pass_pipeline if opts.pass_pipeline is not None else engine.default_pipeline()
         return ToolResult(0, (text + "\n").encode(), b"")

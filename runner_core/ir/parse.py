@@ -34,6 +34,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
 from runner_core.errors import IRError, SourceLocation
 from runner_core.ir.context import shared_context
+from runner_core.ir.dialects._shaped import drop_default_memory_space
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
 from runner_core.mlir22_names import unknown_attr_message, unknown_op_message
 
@@ -193,6 +194,9 @@ class _LocatingParser(Parser):
         return op
 
     def _parse_memref_attrs(self):
+        return drop_default_memory_space(self._parse_memref_2021())
+
+    def _parse_memref_2021(self):
         """`memref<4xf32, offset: ?, strides: [1]>` (2021) is `strided<[1], offset: ?>`."""
         start = self.pos
         shape, elem = self.parse_shape()
