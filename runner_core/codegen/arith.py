@@ -256,7 +256,12 @@ def _cast(kind: str):
             if kind == "bitcast":
                 return bld.bitcast(x, to)
             if kind == "fptrunc" and _needs_round_to_odd(ctx, src, res_scalar):
-                return _fptrunc_via_f32(ctx, x, to)
+                x = _round_to_odd_f32(ctx, x)
+                src = ir.FloatType()
+                if isinstance(res_scalar, ir.HalfType):
+                    return bld.fptrunc(x, to)
+            if kind == "fptrunc" and _bf16_in_software(ctx, src, res_scalar):
+                return _fptrunc_f32_to_bf16(ctx, x, to)
             return getattr(bld, kind)(x, to)
 
         ctx.set_results(op, [map_nd(bld, f, a, result_type=rt)])
@@ -271,7 +276,30 @@ def _needs_round_to_odd(ctx: LoweringContext, src: ir.Type, dst: ir.Type) -> boo
             and (isinstance(dst, ir.HalfType) or str(dst) == "bfloat"))
 
 
-def _fptrunc_via_f32(ctx: LoweringContext, x: ir.Value, to: ir.Type) -> ir.Value:
+def _bf16_in_software(ctx: LoweringContext, src: ir.Type, dst: ir.Type) -> bool:
+    """f32 -> bf16 on the CPU: without AVX512-BF16 LLVM calls the compiler runtime
+    (__truncsfbf2), which a JIT-ed module cannot count on."""
+    return (ctx.target.name != "nvptx" and isinstance(src, ir.FloatType)
+            and str(dst) == "bfloat")
+
+
+def _fptrunc_f32_to_bf16(ctx: LoweringContext, x: ir.Value, to: ir.Type) -> ir.Value:
+    """Round to nearest even on the bits, as arith-expand's bf16 expansion does: add
+    0x7fff plus the lowest kept bit, keep the high half; a NaN stays a (quiet) NaN."""
+    bld = ctx.builder
+    i32 = retype(x.type, ir.IntType(32))
+    i16 = retype(x.type, ir.IntType(16))
+    bits = bld.bitcast(x, i32)
+    high = bld.lshr(bits, _splat_like(bits, 16))
+    bias = bld.add(bld.and_(high, _splat_like(bits, 1)), _splat_like(bits, 0x7FFF))
+    rounded = bld.lshr(bld.add(bits, bias), _splat_like(bits, 16))
+    nan = bld.fcmp_unordered("uno", x, x)
+    quiet = bld.or_(high, _splat_like(bits, 0x40))
+    out = bld.trunc(bld.select(nan, quiet, rounded), i16)
+    return bld.bitcast(out, to)
+
+
+def _round_to_odd_f32(ctx: LoweringContext, x: ir.Value) -> ir.Value:
     """Correctly rounded f64 -> f16 through f32: round to f32 *to odd* (truncate
     toward zero, then set the last bit if anything was lost), then round to
     nearest.  f32 keeps more than two extra bits over f16/bf16's precision, which
@@ -287,7 +315,7 @@ def _fptrunc_via_f32(ctx: LoweringContext, x: ir.Value, to: ir.Type) -> ir.Value
     bits = bld.bitcast(t, i32)
     bits = bld.select(away, bld.sub(bits, _splat_like(bits, 1)), bits)
     bits = bld.select(inexact, bld.or_(bits, _splat_like(bits, 1)), bits)
-    return bld.fptrunc(bld.bitcast(bits, f32), to)
+    return bld.bitcast(bits, f32)  # the caller rounds this to nearest (f16 / bf16)
 
 
 for _name, _kind in {
