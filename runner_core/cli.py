@@ -10,6 +10,7 @@ every anticipated failure a message and a non-zero exit code.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import traceback
 from collections.abc import Mapping
@@ -44,6 +45,7 @@ OPTIONS:
   --dump-object-file, --object-filename=<file>
                                     write the JIT-compiled object code to <file>
                                     (default: <input file>.o)
+  --no-implicit-module              the input's top-level op must be a builtin.module
   -h, --help                        this text
 """
 
@@ -62,6 +64,7 @@ _VALUE_OPTS = {
 _LLVM_CL = {"enable-matrix": ("true", "false"), "matrix-allow-contract": ("true", "false"),
             "matrix-default-layout": ("column-major", "row-major")}
 _FLAG_OPTS = {"print-pipeline", "print-llvm-ir", "bounds-check", "dump-object-file", "help", "h",
+              "no-implicit-module",
               "O0", "O1", "O2", "O3"}
 
 
@@ -178,6 +181,8 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
     with capture_fds() as cap:
         try:
             text, opts.filename = _read_input(path, stdin, cwd)
+            if "no-implicit-module" in flags:
+                _check_explicit_module(text)
             with recursion_headroom():  # deeply nested IR recurses deeply
                 outcome = engine.run_program(text, opts)
         except RunnerError as err:
@@ -200,6 +205,18 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
     if unusable:
         info["restart_process"] = unusable
     return ToolResult(code, stdout, stderr, info)
+
+
+_FIRST_TOKEN = re.compile(r'(?:\s|//[^\n]*)*("?[\w.$]+)')
+
+
+def _check_explicit_module(text: str) -> None:
+    """--no-implicit-module: the file's top-level op is taken as it is, and mlir-runner
+    needs a symbol table there (a `builtin.module`), as LLVM 22 words it."""
+    m = _FIRST_TOKEN.match(text)
+    if m is None or m.group(1).strip('"') not in ("module", "builtin.module"):
+        raise RunnerError("Error: top-level op must be a symbol table.\n"
+                          "could not parse the input IR")
 
 
 def main(argv: list[str] | None = None) -> int:

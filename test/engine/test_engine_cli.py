@@ -236,6 +236,17 @@ def test_dump_object_file(tmp_path):
     assert res.returncode == 0 and not (tmp_path / "x.o").exists()  # only with the flag
 
 
+def test_no_implicit_module(tmp_path):
+    """mlir-runner 22: with --no-implicit-module the top-level op must be a module."""
+    res = run(tmp_path, "llvm.func @main() {\n  llvm.return\n}\n", "--no-implicit-module",
+              "-e", "main", "--entry-point-result=void")
+    assert res.returncode == 1
+    assert err(res) == "Error: top-level op must be a symbol table.\ncould not parse the input IR\n"
+    res = run(tmp_path, "// c\nmodule {\n llvm.func @main() {\n  llvm.return\n }\n}\n",
+              "--no-implicit-module", "-e", "main", "--entry-point-result=void")
+    assert res.returncode == 0, err(res)
+
+
 def test_print_llvm_ir(tmp_path):
     res = run(tmp_path, PRINTING, "--entry-point-result=void", RUNTIMES, "--print-llvm-ir")
     assert res.returncode == 0
