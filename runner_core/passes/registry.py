@@ -87,9 +87,11 @@ def _ensure_builtins() -> None:
             async_parallel_for,  # noqa: F401  (async preparation)
             builtin_passes,  # noqa: F401  (registers on import)
             vector_gather_lowering,
+            wide_int_emulation,
         )
 
         register_pass(**vector_gather_lowering.REGISTRATION)
+        register_pass(**wide_int_emulation.REGISTRATION)
 
 
 def lookup_pass(name: str) -> PassInfo:

@@ -1,0 +1,65 @@
+"""test-arith-emulate-wide-int: kept ops where LLVM 22 emulates exactly, an error where
+its emulation fails (each failing case below fails with the real mlir-opt 22 too:
+'failed to legalize operation')."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from runner_core import cli, opt
+
+PASS = '--test-arith-emulate-wide-int=widest-int-supported=8'
+PROGRAM = """
+func.func @emulate_ops(%a: i16, %b: i16) -> i16 {
+  %s = arith.addi %a, %b : i16
+  %m = arith.muli %s, %b : i16
+  %r = arith.shrsi %m, %a : i16
+  return %r : i16
+}
+func.func @main() {
+  %a = arith.constant 3 : i16
+  %b = arith.constant -1234 : i16
+  %r = func.call @emulate_ops(%a, %b) : (i16, i16) -> i16
+  vector.print %r : i16
+  return
+}
+"""
+FAILING = {
+    "divsi": "func.func @emulate_d(%a: i16, %b: i16) -> i16 {\n"
+             "  %r = arith.divsi %a, %b : i16\n  return %r : i16\n}\n",
+    "too wide": "func.func @emulate_w(%a: i64, %b: i64) -> i64 {\n"
+                "  %r = arith.addi %a, %b : i64\n  return %r : i64\n}\n",
+    "vector op": "func.func @emulate_v(%a: vector<2xi16>) -> i16 {\n"
+                 "  %e = vector.extract %a[0] : i16 from vector<2xi16>\n  return %e : i16\n}\n",
+}
+
+
+def test_emulated_function_computes_the_native_result(tmp_path):
+    r = opt.tool_main(["mlir-opt", PASS], PROGRAM.encode(), {}, str(tmp_path))
+    assert r.returncode == 0, r.stderr.decode()
+    run = cli.tool_main(["gpurunner", "-e", "main", "--entry-point-result=void",
+                         "--shared-libs=mlir_c_runner_utils"], r.stdout, {}, str(tmp_path))
+    assert run.returncode == 0, run.stderr.decode()
+    want = (((3 - 1234) * -1234) & 0xFFFF)  # Python model of the i16 arithmetic
+    want = want - 0x10000 if want & 0x8000 else want
+    assert run.stdout.decode().strip() == str(want >> 3)
+
+
+def test_functions_without_the_prefix_are_not_checked(tmp_path):
+    text = FAILING["divsi"].replace("@emulate_d", "@native_d")
+    r = opt.tool_main(["mlir-opt", PASS], text.encode(), {}, str(tmp_path))
+    assert r.returncode == 0, r.stderr.decode()
+
+
+@pytest.mark.parametrize("case", sorted(FAILING))
+def test_what_llvm_cannot_emulate_is_an_error(tmp_path, case):
+    r = opt.tool_main(["mlir-opt", PASS], FAILING[case].encode(), {}, str(tmp_path))
+    assert r.returncode != 0
+    assert "unsupported by the embedded runner" in r.stderr.decode()
+    real = shutil.which("mlir-opt", path="/usr/lib/llvm-22/bin")
+    if real:
+        p = subprocess.run([real, PASS], input=FAILING[case].encode(), capture_output=True)
+        assert p.returncode != 0 and b"failed to legalize operation" in p.stderr
