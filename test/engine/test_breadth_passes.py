@@ -1,6 +1,6 @@
-"""test-arith-emulate-wide-int: kept ops where LLVM 22 emulates exactly, an error where
-its emulation fails (each failing case below fails with the real mlir-opt 22 too:
-'failed to legalize operation')."""
+"""Passes made usable for upstream tests: test-arith-emulate-wide-int (kept ops where LLVM 22
+emulates exactly, an error where its emulation fails: each failing case fails with the real
+mlir-opt 22 too) and convert-math-to-funcs (recorded; its ipowi refused)."""
 
 from __future__ import annotations
 
@@ -63,3 +63,20 @@ def test_what_llvm_cannot_emulate_is_an_error(tmp_path, case):
     if real:
         p = subprocess.run([real, PASS], input=FAILING[case].encode(), capture_output=True)
         assert p.returncode != 0 and b"failed to legalize operation" in p.stderr
+
+
+def test_ipowi_after_math_to_funcs_is_refused(tmp_path):
+    """LLVM 22's convert-math-to-funcs expansion of ipowi divides by zero for 0 ** -1
+    (1 at -O3): the runner refuses rather than give the correct 0."""
+    text = ("func.func @main() -> i32 {\n  %b = arith.constant 0 : i32\n"
+            "  %e = arith.constant -1 : i32\n  %r = math.ipowi %b, %e : i32\n"
+            "  return %r : i32\n}\n")
+    r = opt.tool_main(["mlir-opt", "-convert-math-to-funcs"], text.encode(), {}, str(tmp_path))
+    assert r.returncode == 0, r.stderr.decode()
+    run = cli.tool_main(["gpurunner", "-e", "main", "--entry-point-result=i32"], r.stdout, {},
+                        str(tmp_path))
+    assert run.returncode != 0
+    assert "unsupported: 'math.ipowi' after convert-math-to-funcs" in run.stderr.decode()
+    run = cli.tool_main(["gpurunner", "-e", "main", "--entry-point-result=i32"],
+                        text.encode(), {}, str(tmp_path))
+    assert run.returncode == 0 and run.stdout.decode().strip() == "0"

@@ -1,0 +1,33 @@
+"""Legality facts for the passes the `breadth` work made recordable (data only).
+
+The legality model (`legality.py`, `legality_table.py`) replays the recorded
+(deferred) passes of a module to decide what LLVM 22's mlir-runner would be
+left with.  This table lists, for each pass this work added to the deferred
+set, the op kinds it converts and what it introduces in their place, found
+with `/usr/lib/llvm-22/bin/mlir-opt` (see each note).  The model's owner
+merges these entries into its own table; keys follow its conventions
+(`dialect.*`, `dialect.op`, `LLVM` = done).
+
+* `convert-math-to-funcs`: `math.ipowi` and `math.fpowi` always, `math.ctlz`
+  only with `{convert-ctlz}`, become `func.call` of generated `func.func`s
+  whose bodies use `arith` and `cf` (ipowi/fpowi) or `scf.if`/`scf.for`
+  (ctlz).  mlir-opt 22 on one op of each: arith.{andi,cmpi,constant,divf,divsi,
+  mulf,muli,select,shrui,subi,addi,shli}, cf.{br,cond_br}, scf.{for,if,yield}.
+"""
+
+from __future__ import annotations
+
+LLVM = "llvm"
+
+_MATH_TO_FUNCS_BODY = ("func.call", "func.func", "func.return", "arith.*", "cf.br",
+                       "cf.cond_br")
+
+RECORDED: dict[str, dict] = {
+    "convert-math-to-funcs": {
+        "converts": {"math.ipowi": _MATH_TO_FUNCS_BODY, "math.fpowi": _MATH_TO_FUNCS_BODY},
+        # With the option {convert-ctlz} (else math.ctlz is kept):
+        "converts_with_convert_ctlz": {
+            "math.ctlz": ("func.call", "func.func", "func.return", "arith.*", "scf.if",
+                          "scf.for", "scf.yield")},
+    },
+}
