@@ -87,9 +87,12 @@ def _ensure_builtins() -> None:
             async_parallel_for,  # noqa: F401  (async preparation)
             builtin_passes,  # noqa: F401  (registers on import)
             vector_gather_lowering,
+            runtime_verification,
             wide_int_emulation,
         )
 
+        for registration in runtime_verification.REGISTRATIONS:
+            register_pass(**registration)
         register_pass(**vector_gather_lowering.REGISTRATION)
         register_pass(**wide_int_emulation.REGISTRATION)
 

@@ -80,3 +80,18 @@ def test_ipowi_after_math_to_funcs_is_refused(tmp_path):
     run = cli.tool_main(["gpurunner", "-e", "main", "--entry-point-result=i32"],
                         text.encode(), {}, str(tmp_path))
     assert run.returncode == 0 and run.stdout.decode().strip() == "0"
+
+
+def test_runtime_verification_refuses_ops_it_does_not_check(tmp_path):
+    """memref.subview has run-time checks in LLVM 22 that the pass does not generate:
+    an error naming the op, never a program that runs unchecked."""
+    text = ("func.func @f(%m: memref<8xf32>, %o: index) -> memref<2xf32, strided<[1], offset: ?>> {\n"
+            "  %s = memref.subview %m[%o] [2] [1] : memref<8xf32> to "
+            "memref<2xf32, strided<[1], offset: ?>>\n"
+            "  return %s : memref<2xf32, strided<[1], offset: ?>>\n}\n")
+    r = opt.tool_main(["mlir-opt", "-generate-runtime-verification"], text.encode(), {},
+                      str(tmp_path))
+    assert r.returncode != 0
+    err = r.stderr.decode()
+    assert "unsupported by the embedded runner: 'memref.subview' in generate-runtime-verification" \
+        in err and "<stdin>:2:8" in err
