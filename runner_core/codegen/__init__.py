@@ -26,7 +26,8 @@ DIALECT_MODULES = ("func", "arith", "math", "index", "memref", "scf", "cf", "vec
 # Modules other packages add (e.g. "runner_core.codegen.gpu_host"); imported
 # lazily by lower_module so that they may import this package themselves.
 EXTRA_MODULES: list[str] = ["runner_core.codegen.gpu_host", "runner_core.codegen.gpu_device",
-                             "runner_core.codegen.async_lowering"]
+                             "runner_core.codegen.async_lowering",
+                             "runner_core.codegen.async_runtime_ops"]
 
 _loaded: set[str] = set()
 
