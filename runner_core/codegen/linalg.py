@@ -42,7 +42,8 @@ from .scf import emit_loop
 # Named ops lowered through their body with identity maps on every shaped operand.
 ELEMENTWISE = ("linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min",
                "linalg.exp", "linalg.log", "linalg.sqrt", "linalg.select", "linalg.copy")
-STRUCTURED = ("linalg.generic", "linalg.fill", "linalg.matmul", *ELEMENTWISE)
+CONVOLUTIONS = ("linalg.conv_1d", "linalg.conv_2d", "linalg.conv_3d")
+STRUCTURED = ("linalg.generic", "linalg.fill", "linalg.matmul", *ELEMENTWISE, *CONVOLUTIONS)
 
 _IVS = "linalg.ivs"  # ctx.state key: induction variables of the loop nests being emitted
 
@@ -51,6 +52,8 @@ def _maps(ctx: LoweringContext, op, operands) -> list[AffineMap]:
     given = prop(op, "indexing_maps")
     if given is not None:
         return [m.data for m in given.data]
+    if op.name in CONVOLUTIONS:  # maps fixed by the op (ir/dialects/linalg_conv.py)
+        return list(op.get_default_indexing_maps())
     shaped = [v for v in operands if isinstance(v.type, b.MemRefType)]
     if not shaped:
         raise ctx.unsupported(op, f"'{op.name}' without a memref operand")

@@ -112,6 +112,14 @@ def _nvvm() -> Dialect:
     return NVVM
 
 
+def _transform() -> Dialect:
+    # Transform scripts in test files (`transform.named_sequence @__transform_main`):
+    # parsed with xDSL's dialect; run by passes/transform_interpreter.py.
+    from xdsl.dialects.transform import Transform
+
+    return Transform
+
+
 def _std() -> Dialect:
     from runner_core.ir.dialects.legacy import Std
 
@@ -135,6 +143,7 @@ DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
     "gpu": _gpu,
     "async": _async,
     "nvvm": _nvvm,
+    "transform": _transform,
     "std": _std,
 }
 

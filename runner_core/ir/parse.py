@@ -36,7 +36,11 @@ from runner_core.errors import IRError, SourceLocation
 from runner_core.ir.context import shared_context
 from runner_core.ir.dialects._shaped import drop_default_memory_space
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
-from runner_core.mlir22_names import unknown_attr_message, unknown_op_message
+from runner_core.mlir22_names import (
+    unknown_attr_message,
+    unknown_op_message,
+    unsupported_message,
+)
 
 # `%a, %b:2 = ` before an op name.
 _RESULTS = re.compile(r"(?:%[\w$.-]+(?::\d+)?\s*,\s*)*%[\w$.-]+(?::\d+)?\s*=\s*")
@@ -335,6 +339,7 @@ def _check_nesting(source: SourceText) -> None:
 
 _UNDEFINED = re.compile(r"values used but not defined: \[(.*)\]")
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
+_NO_CUSTOM_FORMAT = re.compile(r"Operation (\S+) does not have a custom format")
 _UNREGISTERED_ATTR = re.compile(r"'([\w$.-]+)' is not registered")
 
 
@@ -350,6 +355,9 @@ def _parse_error(source: SourceText, parser: _LocatingParser, e: ParseError) -> 
         name = m.group(1)
         at = parser.failed_op_start if parser.failed_op_start is not None else e.span.start
         return source.error(unknown_op_message(name, source.location(at)), at)
+    if m := _NO_CUSTOM_FORMAT.match(msg):  # an op xDSL knows only in the generic form
+        at = parser.failed_op_start if parser.failed_op_start is not None else e.span.start
+        return source.error(unsupported_message(f"'{m.group(1)}'", source.location(at)), at)
     if m := _UNREGISTERED_ATTR.match(msg):
         # xDSL reports it after the whole type/attribute (sometimes on a later line).
         name = m.group(1)

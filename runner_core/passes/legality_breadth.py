@@ -13,6 +13,14 @@ merges these entries into its own table; keys follow its conventions
   whose bodies use `arith` and `cf` (ipowi/fpowi) or `scf.if`/`scf.for`
   (ctlz).  mlir-opt 22 on one op of each: arith.{andi,cmpi,constant,divf,divsi,
   mulf,muli,select,shrui,subi,addi,shli}, cf.{br,cond_br}, scf.{for,if,yield}.
+* `transform-interpreter` is recorded only when its script tiled something
+  (`transform.structured.tile_using_for` on linalg ops over memrefs; the
+  payload is left untiled, the runner computes the same values).  mlir-opt 22
+  tiling `linalg.conv_2d` on `memref<?x?xf32>` leaves the linalg op on
+  `memref.subview`s (dynamic offsets) inside `scf.for` loops with
+  `affine.min` / `affine.apply` bounds: the entry below says so, so a pipeline
+  without `-convert-scf-to-cf`, `-lower-affine` or `-expand-strided-metadata`
+  after it is refused as LLVM 22's mlir-runner would refuse it.
 """
 
 from __future__ import annotations
@@ -23,6 +31,11 @@ _MATH_TO_FUNCS_BODY = ("func.call", "func.func", "func.return", "arith.*", "cf.b
                        "cf.cond_br")
 
 RECORDED: dict[str, dict] = {
+    "transform-interpreter": {
+        "converts": {"linalg.*": ("linalg.*", "scf.for", "scf.yield", "affine.min",
+                                  "affine.apply", "memref.subview<dynamic>",
+                                  "arith.constant")},
+    },
     "convert-math-to-funcs": {
         "converts": {"math.ipowi": _MATH_TO_FUNCS_BODY, "math.fpowi": _MATH_TO_FUNCS_BODY},
         # With the option {convert-ctlz} (else math.ctlz is kept):

@@ -88,10 +88,12 @@ def _ensure_builtins() -> None:
             builtin_passes,  # noqa: F401  (registers on import)
             vector_gather_lowering,
             runtime_verification,
+            transform_interpreter,
             wide_int_emulation,
         )
 
-        for registration in runtime_verification.REGISTRATIONS:
+        for registration in (*runtime_verification.REGISTRATIONS,
+                             *transform_interpreter.REGISTRATIONS):
             register_pass(**registration)
         register_pass(**vector_gather_lowering.REGISTRATION)
         register_pass(**wide_int_emulation.REGISTRATION)

@@ -95,3 +95,32 @@ def test_runtime_verification_refuses_ops_it_does_not_check(tmp_path):
     err = r.stderr.decode()
     assert "unsupported by the embedded runner: 'memref.subview' in generate-runtime-verification" \
         in err and "<stdin>:2:8" in err
+
+
+def test_transform_op_not_implemented_is_named(tmp_path):
+    text = ("func.func @f(%m: memref<4xf32>) {\n  return\n}\n"
+            "module attributes {transform.with_named_sequence} {\n"
+            "  transform.named_sequence @__transform_main(%r: !transform.any_op "
+            "{transform.readonly}) {\n"
+            "    %0 = transform.structured.match ops{[\"func.func\"]} in %r : "
+            "(!transform.any_op) -> !transform.any_op\n"
+            "    %1 = \"transform.get_parent_op\"(%0) <{nth_parent = 1 : i64}> : (!transform.any_op) -> !transform.any_op\n"
+            "    transform.yield\n  }\n}\n")
+    r = opt.tool_main(["mlir-opt", "-transform-interpreter"], text.encode(), {}, str(tmp_path))
+    assert r.returncode != 0
+    err = r.stderr.decode()
+    assert ("unsupported by the embedded runner: transform op 'transform.get_parent_op' in "
+            "transform-interpreter (<stdin>:7:10)") in err, err
+
+
+def test_erase_schedule_leaves_the_payload(tmp_path):
+    text = ("func.func @f() {\n  return\n}\n"
+            "module attributes {transform.with_named_sequence} {\n"
+            "  transform.named_sequence @__transform_main(%r: !transform.any_op) {\n"
+            "    transform.yield\n  }\n}\n")
+    r = opt.tool_main(["mlir-opt", "-test-transform-dialect-erase-schedule"], text.encode(), {},
+                      str(tmp_path))
+    assert r.returncode == 0, r.stderr.decode()
+    out = r.stdout.decode()
+    assert "transform.named_sequence" not in out and "func.func @f()" in out
+    assert "module attributes {transform.with_named_sequence} {\n  }" in out
