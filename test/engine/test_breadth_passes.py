@@ -124,3 +124,9 @@ def test_erase_schedule_leaves_the_payload(tmp_path):
     out = r.stdout.decode()
     assert "transform.named_sequence" not in out and "func.func @f()" in out
     assert "module attributes {transform.with_named_sequence} {\n  }" in out
+
+
+def test_interpreter_records_under_the_pipeline_attribute():
+    from runner_core.passes import pipeline, transform_interpreter
+
+    assert transform_interpreter._DEFERRED_ATTR == pipeline.DEFERRED_ATTR

@@ -20,9 +20,7 @@ from runner_core.ir.dialects._syntax import print_attr_dict
 
 
 def _check_async(t: Attribute) -> None:
-    from runner_core.ir.dialects.async_dialect import GroupType, TokenType, ValueType
-
-    if not isinstance(t, TokenType | ValueType | GroupType):
+    if getattr(t, "name", "") not in ("async.token", "async.value", "async.group"):
         raise VerifyException(f"operand must be !async.token, !async.value or !async.group, "
                               f"got {t}")
 
