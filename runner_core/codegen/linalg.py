@@ -31,6 +31,7 @@ from xdsl.ir.affine import (
     AffineConstantExpr,
     AffineDimExpr,
     AffineMap,
+    AffineSymExpr,
 )
 
 from . import bounds
@@ -63,15 +64,24 @@ def _maps(ctx: LoweringContext, op, operands) -> list[AffineMap]:
             for v in operands]
 
 
-def _affine(ctx: LoweringContext, op, expr, dims: list[ir.Value]) -> ir.Value:
+def affine_value(ctx: LoweringContext, op, expr, dims, syms=()) -> ir.Value:
+    """An affine expression over index values (dims, then symbols), as lower-affine
+    expands it (mod into [0, c), floordiv and ceildiv rounding toward -inf / +inf)."""
+    return _affine(ctx, op, expr, list(dims), list(syms))
+
+
+def _affine(ctx: LoweringContext, op, expr, dims: list[ir.Value],
+            syms: list[ir.Value] = ()) -> ir.Value:
     bld = ctx.builder
     if isinstance(expr, AffineDimExpr):
         return dims[expr.position]
+    if isinstance(expr, AffineSymExpr):
+        return syms[expr.position]
     if isinstance(expr, AffineConstantExpr):
         return ctx.index_const(expr.value)
     if isinstance(expr, AffineBinaryOpExpr):
-        a = _affine(ctx, op, expr.lhs, dims)
-        c = _affine(ctx, op, expr.rhs, dims)
+        a = _affine(ctx, op, expr.lhs, dims, syms)
+        c = _affine(ctx, op, expr.rhs, dims, syms)
         kind = expr.kind
         if kind is AffineBinaryOpKind.Add:
             return bld.add(a, c)

@@ -112,6 +112,14 @@ def _nvvm() -> Dialect:
     return NVVM
 
 
+def _affine() -> Dialect:
+    # affine.for / load / store / apply / min of upstream tests; xDSL's dialect parses
+    # and prints them as MLIR; codegen/affine.py lowers them as lower-affine would.
+    from xdsl.dialects.affine import Affine
+
+    return Affine
+
+
 def _transform() -> Dialect:
     # Transform scripts in test files (`transform.named_sequence @__transform_main`):
     # parsed with xDSL's dialect; run by passes/transform_interpreter.py.
@@ -144,6 +152,7 @@ DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
     "async": _async,
     "nvvm": _nvvm,
     "transform": _transform,
+    "affine": _affine,
     "std": _std,
 }
 
