@@ -84,6 +84,7 @@ def _ensure_builtins() -> None:
     if not _BUILTINS_LOADED:
         _BUILTINS_LOADED = True
         from runner_core.passes import (
+            async_func_to_runtime,
             async_parallel_for,  # noqa: F401  (async preparation)
             builtin_passes,  # noqa: F401  (registers on import)
             vector_gather_lowering,
@@ -97,6 +98,7 @@ def _ensure_builtins() -> None:
             register_pass(**registration)
         register_pass(**vector_gather_lowering.REGISTRATION)
         register_pass(**wide_int_emulation.REGISTRATION)
+        register_pass(**async_func_to_runtime.REGISTRATION)
 
 
 def lookup_pass(name: str) -> PassInfo:
