@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, TensorType
-from xdsl.dialects.linalg import MatmulOp
+from xdsl.dialects.linalg.ops import MatmulOp
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Attribute, SSAValue
