@@ -26,6 +26,7 @@ from xdsl.ir import Operation, SSAValue
 
 from runner_core.errors import RunnerError
 from runner_core.mlir22_names import unsupported_message
+from runner_core.passes.recording import record
 
 
 class TransformError(RunnerError):
@@ -89,26 +90,11 @@ class TransformInterpreterPass:
             else:
                 raise self._unsupported(op, f"'{op.name}'")
         if tiled:
-            _record(root, self.name)
+            record(root, self.name)
 
     def _unsupported(self, op: Operation, what: str) -> TransformError:
         return TransformError("error: " + unsupported_message(
             f"transform op {what} in transform-interpreter", _loc(op)))
-
-
-def _record(root: Operation, name: str) -> None:
-    """Append ``name`` to the module's recorded passes (pipeline.DEFERRED_ATTR; not
-    imported from there: the registry imports this module)."""
-    top = root
-    while top.parent_op() is not None:
-        top = top.parent_op()
-    old = top.attributes.get(_DEFERRED_ATTR)
-    prev = [a.data for a in old.data] if isinstance(old, b.ArrayAttr) else []
-    if name not in prev:
-        top.attributes[_DEFERRED_ATTR] = b.ArrayAttr([b.StringAttr(t) for t in [*prev, name]])
-
-
-_DEFERRED_ATTR = "gpurunner.deferred_passes"
 
 
 class EraseSchedulePass:

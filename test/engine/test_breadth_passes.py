@@ -127,6 +127,6 @@ def test_erase_schedule_leaves_the_payload(tmp_path):
 
 
 def test_interpreter_records_under_the_pipeline_attribute():
-    from runner_core.passes import pipeline, transform_interpreter
+    from runner_core.passes import pipeline, recording
 
-    assert transform_interpreter._DEFERRED_ATTR == pipeline.DEFERRED_ATTR
+    assert recording.DEFERRED_ATTR == pipeline.DEFERRED_ATTR
