@@ -166,3 +166,10 @@ def print_op_with_names(op: Operation, values: dict, blocks: dict) -> str:
     printer._blocks.update(blocks)
     printer.print_op(op)
     return out.getvalue()
+
+
+def print_attribute_text(attr: Attribute) -> str:
+    """A type or attribute as mlir-opt spells it (for diagnostics)."""
+    out = io.StringIO()
+    MlirPrinter(stream=out).print_attribute(attr)
+    return out.getvalue()

@@ -130,3 +130,31 @@ def test_interpreter_records_under_the_pipeline_attribute():
     from runner_core.passes import pipeline, recording
 
     assert recording.DEFERRED_ATTR == pipeline.DEFERRED_ATTR
+
+
+SUBVIEWS_OK = """func.func @f(%m: memref<8x8xf32>, %o: index, %d: memref<?x?xf32, strided<[?, ?], offset: ?>>) {
+  %a = memref.subview %m[2, 3][4, 4][1, 1] : memref<8x8xf32> to memref<4x4xf32, strided<[8, 1], offset: 19>>
+  %b = memref.subview %m[%o, 0][4, 4][2, 1] : memref<8x8xf32> to memref<4x4xf32, strided<[16, 1], offset: ?>>
+  %c = memref.subview %m[1, 0][1, 8][1, 1] : memref<8x8xf32> to memref<8xf32, strided<[1], offset: 8>>
+  %e = memref.subview %d[1, 1][2, 2][1, 1] : memref<?x?xf32, strided<[?, ?], offset: ?>> to memref<2x2xf32, strided<[?, ?], offset: ?>>
+  %g = memref.subview %m[0, 0][4, 4][1, 1] : memref<8x8xf32> to memref<4x4xf32, strided<[8, 1]>>
+  return
+}
+"""
+
+
+def test_subview_result_layout_checked_like_mlir_opt():
+    """Valid layouts (each accepted by mlir-opt 22) pass; a static offset where the
+    offsets make it dynamic is mlir-opt 22's error."""
+    from runner_core.errors import IRError
+    from runner_core.ir.parse import parse_source
+
+    parse_source(SUBVIEWS_OK)
+    bad = ("func.func @f(%a: memref<?x?xf32>, %i: index, %n: index) {\n"
+           "  %b = memref.subview %a[%i, 0][1, %n][1, 1] : memref<?x?xf32> to "
+           "memref<?xf32, strided<[1]>>\n  return\n}\n")
+    with pytest.raises(IRError) as err:
+        parse_source(bad)
+    assert ("expected result type to be 'memref<1x?xf32, strided<[?, 1], offset: ?>>' or a "
+            "rank-reduced version. (mismatch of result layout), but got "
+            "'memref<?xf32, strided<[1]>>'") in str(err.value)

@@ -485,6 +485,7 @@ _REPLACED: dict[type[Operation], type[Operation]] = {
     _x.RankOp: RankOp,
     _x.AtomicRMWOp: AtomicRMWOp,
     _x.ReinterpretCastOp: memref_views.ReinterpretCastOp,
+    _x.SubviewOp: memref_views.SubviewOp,
 }
 
 
@@ -499,7 +500,7 @@ AllocOp = _x.AllocOp
 AllocaOp = _x.AllocaOp
 DeallocOp = _x.DeallocOp
 DimOp = _x.DimOp
-SubviewOp = _x.SubviewOp
+SubviewOp = memref_views.SubviewOp
 ReinterpretCastOp = memref_views.ReinterpretCastOp
 ReshapeOp = memref_views.ReshapeOp
 ViewOp = _x.ViewOp
