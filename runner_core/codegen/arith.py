@@ -33,6 +33,8 @@ def _float_const(t: ir.Type, v: float) -> ir.Constant:
 def scalar_constant(t: ir.Type, v) -> ir.Constant:
     if isinstance(t, ir.IntType):
         return _int_const(t, int(v))
+    if isinstance(t, ir.LiteralStructType) and isinstance(v, tuple):  # complex<T>: {re, im}
+        return ir.Constant(t, [scalar_constant(e, x) for e, x in zip(t.elements, v, strict=True)])
     return _float_const(t, float(v))
 
 
