@@ -120,6 +120,14 @@ def _affine() -> Dialect:
     return Affine
 
 
+def _tensor() -> Dialect:
+    # Tensor programs are read so that one-shot-bufferize (passes/one_shot_bufferize.py)
+    # can turn the supported subset into memrefs; codegen lowers no tensor op.
+    from xdsl.dialects.tensor import Tensor
+
+    return Tensor
+
+
 def _transform() -> Dialect:
     # Transform scripts in test files (`transform.named_sequence @__transform_main`):
     # parsed with xDSL's dialect; run by passes/transform_interpreter.py.
@@ -153,6 +161,7 @@ DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
     "nvvm": _nvvm,
     "transform": _transform,
     "affine": _affine,
+    "tensor": _tensor,
     "std": _std,
 }
 

@@ -87,6 +87,7 @@ def _ensure_builtins() -> None:
             async_func_to_runtime,
             async_parallel_for,  # noqa: F401  (async preparation)
             builtin_passes,  # noqa: F401  (registers on import)
+            one_shot_bufferize,
             vector_gather_lowering,
             runtime_verification,
             transform_interpreter,
@@ -94,6 +95,7 @@ def _ensure_builtins() -> None:
         )
 
         for registration in (*runtime_verification.REGISTRATIONS,
+                             *one_shot_bufferize.REGISTRATIONS,
                              *transform_interpreter.REGISTRATIONS):
             register_pass(**registration)
         register_pass(**vector_gather_lowering.REGISTRATION)

@@ -158,3 +158,41 @@ def test_subview_result_layout_checked_like_mlir_opt():
     assert ("expected result type to be 'memref<1x?xf32, strided<[?, 1], offset: ?>>' or a "
             "rank-reduced version. (mismatch of result layout), but got "
             "'memref<?xf32, strided<[1]>>'") in str(err.value)
+
+
+RAW_CONFLICT = """
+func.func private @printMemrefF32(%ptr : tensor<*xf32>) attributes { llvm.emit_c_interface }
+func.func private @verifyMemRefF32(%a : tensor<*xf32> {bufferization.access = "read"},
+                                   %b : tensor<*xf32> {bufferization.access = "read"}) -> i64
+func.func @entry() {
+  %f32 = arith.constant dense<3.5> : tensor<3x3xf32>
+  %1 = tensor.cast %f32 : tensor<3x3xf32> to tensor<*xf32>
+  call @printMemrefF32(%1) : (tensor<*xf32>) -> ()
+  %v = call @verifyMemRefF32(%1, %1) : (tensor<*xf32>, tensor<*xf32>) -> i64
+  return
+}
+"""
+
+
+def test_bufferize_refuses_what_llvm_may_find_conflicting(tmp_path):
+    """A tensor passed to a function that may write it and read again: LLVM 22 fails
+    ('cannot avoid RaW conflict'); the embedded pass refuses rather than copy."""
+    r = opt.tool_main(["mlir-opt", "-one-shot-bufferize=bufferize-function-boundaries"],
+                      RAW_CONFLICT.encode(), {}, str(tmp_path))
+    assert r.returncode != 0
+    assert "unsupported by the embedded runner: 'func.call' in one-shot-bufferize" in \
+        r.stderr.decode()
+    real = shutil.which("mlir-opt", path="/usr/lib/llvm-22/bin")
+    if real:
+        p = subprocess.run([real, "-one-shot-bufferize=bufferize-function-boundaries"],
+                           input=RAW_CONFLICT.encode(), capture_output=True)
+        assert p.returncode != 0 and b"RaW conflict" in p.stderr
+
+
+def test_bufferize_refuses_other_tensor_ops(tmp_path):
+    text = ("func.func @f() -> index {\n  %t = tensor.empty() : tensor<4xf32>\n"
+            "  %c0 = arith.constant 0 : index\n  %d = tensor.dim %t, %c0 : tensor<4xf32>\n"
+            "  return %d : index\n}\n")
+    r = opt.tool_main(["mlir-opt", "-one-shot-bufferize"], text.encode(), {}, str(tmp_path))
+    assert r.returncode != 0
+    assert "'tensor.empty' in one-shot-bufferize" in r.stderr.decode()
