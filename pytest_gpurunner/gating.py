@@ -102,6 +102,11 @@ def host_features() -> set[str]:
         features.add(machine)
     if machine in ("x86_64", "amd64", "aarch64", "arm64"):
         features.add("host-supports-jit")
+    if system == "linux" and machine:
+        # lit adds `target=<triple>` (LLVM's default triple); RUN lines test it with
+        # `%if target={{x86_64.*}} %{ ... %}`.
+        vendor = "pc" if machine in ("x86_64", "i686") else "unknown"
+        features.add(f"target={machine}-{vendor}-linux-gnu")
     return features
 
 

@@ -10,6 +10,7 @@ every anticipated failure a message and a non-zero exit code.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import traceback
 from collections.abc import Mapping
@@ -42,7 +43,9 @@ OPTIONS:
                                     LLVM's options for its matrix intrinsics
                                     (llvm.intr.matrix.*: compiled only with -enable-matrix)
   --dump-object-file, --object-filename=<file>
-                                    accepted for compatibility (ignored)
+                                    write the JIT-compiled object code to <file>
+                                    (default: <input file>.o)
+  --no-implicit-module              the input's top-level op must be a builtin.module
   -h, --help                        this text
 """
 
@@ -54,13 +57,14 @@ class UsageError(RunnerError):
 _VALUE_OPTS = {
     "e": "entry", "entry-point": "entry", "entry-point-result": "entry_result",
     "shared-libs": "shared_libs", "backend": "backend", "pass-pipeline": "pass_pipeline",
-    "march": None, "mattr": None, "mcpu": None, "object-filename": None,
+    "march": None, "mattr": None, "mcpu": None, "object-filename": "object_file",
 }
 # LLVM command-line options mlir-runner accepts (as LLVM's cl::opt) that change code
 # generation: name -> allowed values (flags: true/false, given bare = true).
 _LLVM_CL = {"enable-matrix": ("true", "false"), "matrix-allow-contract": ("true", "false"),
             "matrix-default-layout": ("column-major", "row-major")}
 _FLAG_OPTS = {"print-pipeline", "print-llvm-ir", "bounds-check", "dump-object-file", "help", "h",
+              "no-implicit-module",
               "O0", "O1", "O2", "O3"}
 
 
@@ -167,6 +171,10 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
     opts.strict = prog in STRICT_RUNNERS
     opts.print_llvm_ir = "print-llvm-ir" in flags
     opts.bounds_check = "bounds-check" in flags
+    if "dump-object-file" not in flags:
+        opts.object_file = None
+    elif opts.object_file is None:
+        opts.object_file = (path or "-") + ".o"  # mlir-runner: <input file>.o
     if "print-pipeline" in flags:
         text = opts.pass_pipeline if opts.pass_pipeline is not None else engine.default_pipeline()
         return ToolResult(0, (text + "\n").encode(), b"")
@@ -176,6 +184,8 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
     with capture_fds() as cap:
         try:
             text, opts.filename = _read_input(path, stdin, cwd)
+            if "no-implicit-module" in flags:
+                _check_explicit_module(text)
             with recursion_headroom():  # deeply nested IR recurses deeply
                 outcome = engine.run_program(text, opts)
         except RunnerError as err:
@@ -198,6 +208,18 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
     if unusable:
         info["restart_process"] = unusable
     return ToolResult(code, stdout, stderr, info)
+
+
+_FIRST_TOKEN = re.compile(r'(?:\s|//[^\n]*)*("?[\w.$]+)')
+
+
+def _check_explicit_module(text: str) -> None:
+    """--no-implicit-module: the file's top-level op is taken as it is, and mlir-runner
+    needs a symbol table there (a `builtin.module`), as LLVM 22 words it."""
+    m = _FIRST_TOKEN.match(text)
+    if m is None or m.group(1).strip('"') not in ("module", "builtin.module"):
+        raise RunnerError("Error: top-level op must be a symbol table.\n"
+                          "could not parse the input IR")
 
 
 def main(argv: list[str] | None = None) -> int:

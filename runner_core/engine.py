@@ -68,6 +68,7 @@ class RunOptions:
     env: Mapping[str, str] = field(default_factory=dict)
     print_llvm_ir: bool = False
     bounds_check: bool = False  # also GPURUNNER_BOUNDS_CHECK=1 in env
+    object_file: str | None = None  # -dump-object-file: where the object code goes
     # LLVM command-line options given (-enable-matrix, ...): name -> value.
     llvm_cl: dict[str, str] = field(default_factory=dict)
     # Accept only what LLVM 22's mlir-runner would after the recorded lowering passes
@@ -351,6 +352,10 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
         flush_all()
     if missing:
         raise unresolved_error(missing, opts.entry, libraries)
+    if opts.object_file is not None:
+        from runner_core.targets.host import write_object
+
+        write_object(ir_text, os.path.join(opts.cwd, opts.object_file), opt=opts.opt_level)
     t = time.perf_counter()
     lib = compile_ir(ir_text, opt=opts.opt_level, exports=[ENTRY_THUNK], imports=found,
                      name=os.path.basename(opts.filename) or "program")

@@ -36,6 +36,8 @@ def _float_const(t: ir.Type, v: float) -> ir.Constant:
 def scalar_constant(t: ir.Type, v) -> ir.Constant:
     if isinstance(t, ir.IntType):
         return _int_const(t, int(v))
+    if isinstance(t, ir.LiteralStructType) and isinstance(v, tuple):  # complex<T>: {re, im}
+        return ir.Constant(t, [scalar_constant(e, x) for e, x in zip(t.elements, v, strict=True)])
     return _float_const(t, float(v))
 
 
@@ -88,13 +90,28 @@ def _binary(method: str):
 
 for _name, _method in {
     "arith.addi": "add", "arith.subi": "sub", "arith.muli": "mul",
-    "arith.divsi": "sdiv", "arith.divui": "udiv", "arith.remsi": "srem", "arith.remui": "urem",
+    "arith.divsi": "sdiv", "arith.divui": "udiv", "arith.remui": "urem",
     "arith.andi": "and_", "arith.ori": "or_", "arith.xori": "xor",
     "arith.shli": "shl", "arith.shrsi": "ashr", "arith.shrui": "lshr",
     "arith.addf": "fadd", "arith.subf": "fsub", "arith.mulf": "fmul", "arith.divf": "fdiv",
     "arith.remf": "frem",
 }.items():
     lowering(_name)(_binary(_method))
+
+
+@lowering("arith.remsi")
+def _remsi(ctx, op):
+    """x % -1 is 0 for every x, but x86's idiv traps on INT_MIN % -1: divide by 1
+    instead (MLIR folds `remsi INT_MIN, -1` to 0, which -test-lower-to-llvm's
+    canonicalize does before upstream's tests run it)."""
+    a, c = ctx.get_all(op.operands)
+    bld = ctx.builder
+
+    def f(x, y):
+        minus1 = bld.icmp_signed("==", y, _splat_like(y, -1))
+        return bld.srem(x, bld.select(minus1, _splat_like(y, 1), y))
+
+    ctx.set_results(op, [map_nd(bld, f, a, c)])
 
 
 def _intrinsic_binary(name: str):
@@ -259,7 +276,12 @@ def _cast(kind: str):
             if kind == "bitcast":
                 return bld.bitcast(x, to)
             if kind == "fptrunc" and _needs_round_to_odd(ctx, src, res_scalar):
-                return _fptrunc_via_f32(ctx, x, to)
+                x = _round_to_odd_f32(ctx, x)
+                src = ir.FloatType()
+                if isinstance(res_scalar, ir.HalfType):
+                    return bld.fptrunc(x, to)
+            if kind == "fptrunc" and _bf16_in_software(ctx, src, res_scalar):
+                return _fptrunc_f32_to_bf16(ctx, x, to)
             return getattr(bld, kind)(x, to)
 
         ctx.set_results(op, [map_nd(bld, f, a, result_type=rt)])
@@ -274,7 +296,30 @@ def _needs_round_to_odd(ctx: LoweringContext, src: ir.Type, dst: ir.Type) -> boo
             and (isinstance(dst, ir.HalfType) or str(dst) == "bfloat"))
 
 
-def _fptrunc_via_f32(ctx: LoweringContext, x: ir.Value, to: ir.Type) -> ir.Value:
+def _bf16_in_software(ctx: LoweringContext, src: ir.Type, dst: ir.Type) -> bool:
+    """f32 -> bf16 on the CPU: without AVX512-BF16 LLVM calls the compiler runtime
+    (__truncsfbf2), which a JIT-ed module cannot count on."""
+    return (ctx.target.name != "nvptx" and isinstance(src, ir.FloatType)
+            and str(dst) == "bfloat")
+
+
+def _fptrunc_f32_to_bf16(ctx: LoweringContext, x: ir.Value, to: ir.Type) -> ir.Value:
+    """Round to nearest even on the bits, as arith-expand's bf16 expansion does: add
+    0x7fff plus the lowest kept bit, keep the high half; a NaN stays a (quiet) NaN."""
+    bld = ctx.builder
+    i32 = retype(x.type, ir.IntType(32))
+    i16 = retype(x.type, ir.IntType(16))
+    bits = bld.bitcast(x, i32)
+    high = bld.lshr(bits, _splat_like(bits, 16))
+    bias = bld.add(bld.and_(high, _splat_like(bits, 1)), _splat_like(bits, 0x7FFF))
+    rounded = bld.lshr(bld.add(bits, bias), _splat_like(bits, 16))
+    nan = bld.fcmp_unordered("uno", x, x)
+    quiet = bld.or_(high, _splat_like(bits, 0x40))
+    out = bld.trunc(bld.select(nan, quiet, rounded), i16)
+    return bld.bitcast(out, to)
+
+
+def _round_to_odd_f32(ctx: LoweringContext, x: ir.Value) -> ir.Value:
     """Correctly rounded f64 -> f16 through f32: round to f32 *to odd* (truncate
     toward zero, then set the last bit if anything was lost), then round to
     nearest.  f32 keeps more than two extra bits over f16/bf16's precision, which
@@ -290,7 +335,7 @@ def _fptrunc_via_f32(ctx: LoweringContext, x: ir.Value, to: ir.Type) -> ir.Value
     bits = bld.bitcast(t, i32)
     bits = bld.select(away, bld.sub(bits, _splat_like(bits, 1)), bits)
     bits = bld.select(inexact, bld.or_(bits, _splat_like(bits, 1)), bits)
-    return bld.fptrunc(bld.bitcast(bits, f32), to)
+    return bld.bitcast(bits, f32)  # the caller rounds this to nearest (f16 / bf16)
 
 
 for _name, _kind in {

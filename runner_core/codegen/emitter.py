@@ -33,8 +33,8 @@ def lower_module(module_op, target: TargetDescription, *, name: str = "module",
     mod = new_module(name, target)
     ctx = LoweringContext(target, mod, filename, options, backend, table_for(target.name))
     ops = list(module_op.body.block.ops) if hasattr(module_op, "body") else list(module_op.ops)
-    lower_module_ops(ctx, [op for op in ops if op.name not in _IGNORED_MODULE_OPS],
-                     "at module level")
+    lower_module_ops(ctx, [op for op in ops if op.name not in _IGNORED_MODULE_OPS
+                           and not _empty_module(op)], "at module level")
     return mod, ctx
 
 
@@ -57,6 +57,12 @@ def lower_gpu_module(gpu_module_op, hooks: KernelHooks, *, filename: str = "",
     lower_module_ops(ctx, gpu_module_op.body.block.ops, "in a gpu.module")
     hooks.finish_module(ctx, kernels)
     return KernelModule(name, mod, ctx, kernels)
+
+
+def _empty_module(op) -> bool:
+    """A nested `module {}` with nothing in it (what is left of a transform script
+    after -test-transform-dialect-erase-schedule): no code, as for mlir-runner."""
+    return op.name == "builtin.module" and not list(op.body.block.ops)
 
 
 def new_module(name: str, target: TargetDescription) -> ir.Module:

@@ -31,6 +31,7 @@ from xdsl.ir.affine import (
     AffineConstantExpr,
     AffineDimExpr,
     AffineMap,
+    AffineSymExpr,
 )
 
 from . import bounds
@@ -45,7 +46,8 @@ lowering = registry.lowering
 # Named ops lowered through their body with identity maps on every shaped operand.
 ELEMENTWISE = ("linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min",
                "linalg.exp", "linalg.log", "linalg.sqrt", "linalg.select", "linalg.copy")
-STRUCTURED = ("linalg.generic", "linalg.fill", "linalg.matmul", *ELEMENTWISE)
+CONVOLUTIONS = ("linalg.conv_1d", "linalg.conv_2d", "linalg.conv_3d")
+STRUCTURED = ("linalg.generic", "linalg.fill", "linalg.matmul", *ELEMENTWISE, *CONVOLUTIONS)
 
 _IVS = "linalg.ivs"  # ctx.state key: induction variables of the loop nests being emitted
 
@@ -54,6 +56,8 @@ def _maps(ctx: LoweringContext, op, operands) -> list[AffineMap]:
     given = prop(op, "indexing_maps")
     if given is not None:
         return [m.data for m in given.data]
+    if op.name in CONVOLUTIONS:  # maps fixed by the op (ir/dialects/linalg_conv.py)
+        return list(op.get_default_indexing_maps())
     shaped = [v for v in operands if isinstance(v.type, b.MemRefType)]
     if not shaped:
         raise ctx.unsupported(op, f"'{op.name}' without a memref operand")
@@ -63,15 +67,24 @@ def _maps(ctx: LoweringContext, op, operands) -> list[AffineMap]:
             for v in operands]
 
 
-def _affine(ctx: LoweringContext, op, expr, dims: list[ir.Value]) -> ir.Value:
+def affine_value(ctx: LoweringContext, op, expr, dims, syms=()) -> ir.Value:
+    """An affine expression over index values (dims, then symbols), as lower-affine
+    expands it (mod into [0, c), floordiv and ceildiv rounding toward -inf / +inf)."""
+    return _affine(ctx, op, expr, list(dims), list(syms))
+
+
+def _affine(ctx: LoweringContext, op, expr, dims: list[ir.Value],
+            syms: list[ir.Value] = ()) -> ir.Value:
     bld = ctx.builder
     if isinstance(expr, AffineDimExpr):
         return dims[expr.position]
+    if isinstance(expr, AffineSymExpr):
+        return syms[expr.position]
     if isinstance(expr, AffineConstantExpr):
         return ctx.index_const(expr.value)
     if isinstance(expr, AffineBinaryOpExpr):
-        a = _affine(ctx, op, expr.lhs, dims)
-        c = _affine(ctx, op, expr.rhs, dims)
+        a = _affine(ctx, op, expr.lhs, dims, syms)
+        c = _affine(ctx, op, expr.rhs, dims, syms)
         kind = expr.kind
         if kind is AffineBinaryOpKind.Add:
             return bld.add(a, c)

@@ -14,7 +14,9 @@ from __future__ import annotations
 from functools import cache
 
 from . import (
+    affine,
     arith,
+    async_runtime_ops,
     async_lowering,
     builtin,
     cf,
@@ -28,9 +30,11 @@ from . import (
     index,
     linalg,
     llvm,
+    llvm_inline_asm,
     llvm_matrix,
     math,
     memref,
+    memref_reshape,
     scf,
     vector,
     vector_contract,
@@ -48,6 +52,8 @@ REGISTRIES: tuple[Registry, ...] = (
     llvm.registry, llvm_matrix.registry, builtin.registry, linalg.registry,
     gpu_device_ids.registry, gpu_device_sync.registry, gpu_device.registry,
     gpu_assert.registry, gpu_mma.registry, gpu_host.registry, async_lowering.registry,
+    llvm_inline_asm.registry, memref_reshape.registry, affine.registry,
+    async_runtime_ops.registry,
 )
 
 

@@ -112,6 +112,30 @@ def _nvvm() -> Dialect:
     return NVVM
 
 
+def _affine() -> Dialect:
+    # affine.for / load / store / apply / min of upstream tests; xDSL's dialect parses
+    # and prints them as MLIR; codegen/affine.py lowers them as lower-affine would.
+    from xdsl.dialects.affine import Affine
+
+    return Affine
+
+
+def _tensor() -> Dialect:
+    # Tensor programs are read so that one-shot-bufferize (passes/one_shot_bufferize.py)
+    # can turn the supported subset into memrefs; codegen lowers no tensor op.
+    from xdsl.dialects.tensor import Tensor
+
+    return Tensor
+
+
+def _transform() -> Dialect:
+    # Transform scripts in test files (`transform.named_sequence @__transform_main`):
+    # parsed with xDSL's dialect; run by passes/transform_interpreter.py.
+    from xdsl.dialects.transform import Transform
+
+    return Transform
+
+
 def _std() -> Dialect:
     from runner_core.ir.dialects.legacy import Std
 
@@ -135,6 +159,9 @@ DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
     "gpu": _gpu,
     "async": _async,
     "nvvm": _nvvm,
+    "transform": _transform,
+    "affine": _affine,
+    "tensor": _tensor,
     "std": _std,
 }
 

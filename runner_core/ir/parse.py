@@ -34,8 +34,14 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
 from runner_core.errors import IRError, SourceLocation
 from runner_core.ir.context import shared_context
+from runner_core.ir.dialects._shaped import drop_default_memory_space
 from runner_core.ir.locations import op_location
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
+from runner_core.mlir22_names import (
+    unknown_attr_message,
+    unknown_op_message,
+    unsupported_message,
+)
 
 # `%a, %b:2 = ` before an op name.
 _RESULTS = re.compile(r"(?:%[\w$.-]+(?::\d+)?\s*,\s*)*%[\w$.-]+(?::\d+)?\s*=\s*")
@@ -193,6 +199,9 @@ class _LocatingParser(Parser):
         return op
 
     def _parse_memref_attrs(self):
+        return drop_default_memory_space(self._parse_memref_2021())
+
+    def _parse_memref_2021(self):
         """`memref<4xf32, offset: ?, strides: [1]>` (2021) is `strided<[1], offset: ?>`."""
         start = self.pos
         shape, elem = self.parse_shape()
@@ -334,6 +343,7 @@ def _check_nesting(source: SourceText) -> None:
 
 _UNDEFINED = re.compile(r"values used but not defined: \[(.*)\]")
 _UNREGISTERED = re.compile(r"Operation (\S+) is not registered")
+_NO_CUSTOM_FORMAT = re.compile(r"Operation (\S+) does not have a custom format")
 _UNREGISTERED_ATTR = re.compile(r"'([\w$.-]+)' is not registered")
 
 
@@ -348,21 +358,18 @@ def _parse_error(source: SourceText, parser: _LocatingParser, e: ParseError) -> 
     if m := _UNREGISTERED.match(msg):
         name = m.group(1)
         at = parser.failed_op_start if parser.failed_op_start is not None else e.span.start
-        dialect = name.split(".")[0] if "." in name else None
-        hint = (f" (the runner has no dialect '{dialect}')"
-                if dialect and dialect not in parser.ctx.registered_dialect_names
-                else "")
-        return source.error(f"custom op '{name}' is unknown{hint}", at)
+        return source.error(unknown_op_message(name, source.location(at)), at)
+    if m := _NO_CUSTOM_FORMAT.match(msg):  # an op xDSL knows only in the generic form
+        at = parser.failed_op_start if parser.failed_op_start is not None else e.span.start
+        return source.error(unsupported_message(f"'{m.group(1)}'", source.location(at)), at)
     if m := _UNREGISTERED_ATTR.match(msg):
         # xDSL reports it after the whole type/attribute (sometimes on a later line).
         name = m.group(1)
         end = min(max(e.span.end, e.span.start), len(source.text))
         at = max(source.text.rfind("!" + name, 0, end), source.text.rfind("#" + name, 0, end))
-        dialect = name.split(".")[0] if "." in name else None
-        hint = (f" (the runner has no dialect '{dialect}')"
-                if dialect and dialect not in parser.ctx.registered_dialect_names else "")
-        return source.error(f"type or attribute '{name}' is unknown{hint}",
-                            at if at >= 0 else e.span.start)
+        at = at if at >= 0 else e.span.start
+        sigil = source.text[at] if at < len(source.text) and source.text[at] in "!#" else ""
+        return source.error(unknown_attr_message(name, sigil, source.location(at)), at)
     if msg.startswith("in ") or e.msg.startswith(" in "):
         # xDSL sometimes reports only the context ("in block definition").
         if e.span.start >= len(source.text.rstrip()):

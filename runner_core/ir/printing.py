@@ -154,3 +154,22 @@ def print_op(op: Operation, *, generic: bool = False, debuginfo: bool = False) -
                 print_debuginfo=debuginfo).print_op(op)
     text = out.getvalue()
     return text if text.endswith("\n") else text + "\n"
+
+
+def print_op_with_names(op: Operation, values: dict, blocks: dict) -> str:
+    """``op`` alone, its values named as in an enclosing op's ``assign_names`` (how MLIR
+    prints a nested op: numbered from the top-level op, not locally)."""
+    out = io.StringIO()
+    printer = MlirPrinter(stream=out)
+    printer._named = True
+    printer._ssa_values.update(values)
+    printer._blocks.update(blocks)
+    printer.print_op(op)
+    return out.getvalue()
+
+
+def print_attribute_text(attr: Attribute) -> str:
+    """A type or attribute as mlir-opt spells it (for diagnostics)."""
+    out = io.StringIO()
+    MlirPrinter(stream=out).print_attribute(attr)
+    return out.getvalue()

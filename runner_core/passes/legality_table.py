@@ -24,6 +24,12 @@ binary is installed).  Facts worth knowing, each seen with mlir-opt 22:
   their order in ways not modelled (`-finalize-memref-to-llvm -convert-func-to-llvm
   -convert-arith-to-llvm` leaves none, `-convert-func-to-llvm -convert-to-llvm`
   does): the model says it cannot tell.
+* `convert-math-to-funcs` turns `math.ipowi`/`math.fpowi` (and `math.ctlz` with
+  `{convert-ctlz}`) into calls of generated functions whose bodies use `arith`
+  and `cf`; `transform-interpreter` tiling `linalg.conv_2d` on dynamic memrefs
+  leaves the linalg op on dynamic `memref.subview`s inside `scf.for` loops with
+  `affine.min`/`affine.apply` bounds, so a pipeline without `-convert-scf-to-cf`,
+  `-lower-affine` or `-expand-strided-metadata` after it is refused.
 
 mlir-runner 22 parses only the dialects with an LLVM IR translation
 (`RUNNER_DIALECTS`); an op of any other dialect fails the parse with
@@ -131,6 +137,15 @@ _TO_LLVM_KEEPS = ("func.call<gpu-token>",) + (_ARITH_KEEPS + _MATH_LLVM_KEEPS + 
                      "complex.angle", "complex.conj", "complex.neg", "complex.eq",
                      "complex.neq", "complex.bitcast"))
 
+# convert-math-to-funcs: the generated functions' bodies (mlir-opt 22 on one op of each).
+_MATH_TO_FUNCS_BODY = ("func.call", "func.func", "func.return", "cf.br", "cf.cond_br",
+                       *(f"arith.{o}" for o in ("andi", "cmpi", "constant", "divf", "divsi",
+                                                "mulf", "muli", "select", "shrui", "subi",
+                                                "addi", "shli")))
+# transform-interpreter's tile_using_for on memref linalg ops (mlir-opt 22).
+_TILED_LINALG = ("linalg.*", "scf.for", "scf.yield", "affine.min", "affine.apply",
+                 "memref.subview<dynamic>", "arith.constant")
+
 PASSES: dict[str, Rule] = {
     "convert-scf-to-cf": _rule({"scf.index_switch": ("cf.switch",), "scf.*": _SCF_TO_CF}),
     "convert-cf-to-llvm": _rule({"cf.*": LLVM}),
@@ -209,6 +224,14 @@ PASSES: dict[str, Rule] = {
     "gpu-decompose-memrefs": NOOP, "strip-debuginfo": NOOP, "memref-expand": NOOP,
     "llvm-legalize-for-export": NOOP, "ensure-debug-info-scope-on-llvm-func": NOOP,
     "arith-emulate-unsupported-floats": NOOP,
+    # Passes the embedded mlir-opt runs in part and then records (passes/recording.py),
+    # each fact seen with mlir-opt 22 (notes in this module's docstring).
+    "test-cf-assert": _rule({"cf.assert": LLVM}),
+    "transform-interpreter": _rule({"linalg.*": _TILED_LINALG}),
+    # Without {convert-ctlz} math.ctlz is kept; the option is not modelled, so a
+    # pipeline relying on it is refused (a false fail, never a false pass).
+    "convert-math-to-funcs": _rule({"math.ipowi": _MATH_TO_FUNCS_BODY,
+                                    "math.fpowi": _MATH_TO_FUNCS_BODY}),
 }
 
 # Pipelines, as `mlir-opt <pipeline> --dump-pass-pipeline` prints them (nested

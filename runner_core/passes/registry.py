@@ -19,6 +19,9 @@ import difflib
 import re
 from collections.abc import Iterable
 
+from runner_core.mlir22_names import PASSES as MLIR22_PASSES
+from runner_core.mlir22_names import unsupported_message
+
 from runner_core.passes.base import PassError, PassFactory, PassInfo
 
 _PASSES: dict[str, PassInfo] = {}
@@ -46,10 +49,25 @@ def _load_own_passes() -> None:
     if not _OWN_PASSES_LOADED:
         _OWN_PASSES_LOADED = True
         # The runner's own passes, listed here once (each module describes its pass).
-        from runner_core.passes import async_parallel_for, frontend_passes, vector_gather_lowering
+        from runner_core.passes import (
+            async_func_to_runtime,
+            async_parallel_for,
+            frontend_passes,
+            one_shot_bufferize,
+            runtime_verification,
+            transform_interpreter,
+            vector_gather_lowering,
+            wide_int_emulation,
+        )
 
         for info in (async_parallel_for.PASS, *frontend_passes.PASSES, vector_gather_lowering.PASS):
             _add(info)
+        for registration in (*runtime_verification.REGISTRATIONS,
+                             *one_shot_bufferize.REGISTRATIONS,
+                             *transform_interpreter.REGISTRATIONS,
+                             wide_int_emulation.REGISTRATION,
+                             async_func_to_runtime.REGISTRATION):
+            register_pass(**registration)
 
 
 def lookup_pass(name: str) -> PassInfo:
@@ -57,6 +75,8 @@ def lookup_pass(name: str) -> PassInfo:
     info = _PASSES.get(name)
     if info is not None:
         return info
+    if name in MLIR22_PASSES:
+        raise PassError(f"error: {unsupported_message(f'pass {name!r}')}")
     close = difflib.get_close_matches(name, list(_PASSES) + sorted(_DEFERRED_NAMES), n=1)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
     raise PassError(
@@ -99,6 +119,9 @@ _DEFERRED_NAMES = frozenset({
     # The runner lowers linalg on memrefs to loops itself (codegen/linalg.py).
     "convert-linalg-to-loops", "convert-linalg-to-affine-loops",
     "convert-linalg-to-parallel-loops",
+    # math.ctlz / ipowi / fpowi as calls to generated functions: the runner lowers the
+    # ops themselves with the same results (codegen/math.py).
+    "convert-math-to-funcs",
     # 2021 name of convert-scf-to-cf.
     "convert-scf-to-std",
 })

@@ -43,12 +43,16 @@ def metadata(m: ma.MemRefView) -> str:
             f"sizes = [{sizes}] strides = [{strides}]")
 
 
-def format_data(kind: str, m: ma.MemRefView) -> bytes:
-    """The data part of printMemref (without the header line)."""
+def format_data(kind: str, m: ma.MemRefView, element=None) -> bytes:
+    """The data part of printMemref (without the header line); ``element(offset)``
+    formats one element where it is not a scalar of ``kind`` (a Vector2D)."""
     _, esize = ma.KINDS[kind]
     out: list[bytes] = []
 
     def elem(off: int) -> None:
+        if element is not None:
+            out.append(element(off))
+            return
         out.append(ma.format_element(kind, ma.read_element(kind, m.aligned + off * esize)))
 
     rank = m.rank
@@ -193,10 +197,10 @@ class RunnerUtils(Provider):
                                                                       ranked)))
 
         def vec4x4(dptr):
-            # memref<?xvector<4x4xf32>> printed as a rank-1 memref of 16-float elements.
-            m = ma.read_ranked(dptr, 1)
+            # StridedMemRefType<Vector2D<4, 4, float>, 2>: a rank-2 memref of 4x4 vectors.
+            m = ma.read_ranked(dptr, 2)
             head = ("Memref " + metadata(m) + " data = \n").encode()
-            write_stdout(head + _format_vector_elems(m) + b"\n")
+            write_stdout(head + format_data("F32", m, lambda off: _vector4x4(m, off)) + b"\n")
 
         add("_mlir_ciface_printMemrefVector4x4xf32", _CIFACE_T(_guard("printMemrefVector", vec4x4)))
 
@@ -208,17 +212,16 @@ class RunnerUtils(Provider):
         return syms
 
 
-def _format_vector_elems(m: ma.MemRefView) -> bytes:
-    parts = []
-    for i in range(max(m.sizes[0], 1)):
-        base = m.aligned + (m.offset + i * m.strides[0]) * 64
-        rows = []
-        for r in range(4):
-            vals = [ma.format_float(ma.read_element("F32", base + (r * 4 + c) * 4))
-                    for c in range(4)]
-            rows.append("(" + ", ".join(vals) + ")")
-        parts.append("(" + ", ".join(rows) + ")")
-    return ("[" + ",  ".join(parts) + "]").encode()
+def _vector4x4(m: ma.MemRefView, offset: int) -> bytes:
+    """One Vector2D<4, 4, float> as RunnerUtils' VectorDataPrinter writes it: the inner
+    vectors joined by ", ", padded by 2 spaces (middle ones) or 1 (the last)."""
+    base = m.aligned + offset * 64
+    rows = []
+    for r in range(4):
+        vals = [ma.format_float(ma.read_element("F32", base + (r * 4 + c) * 4)) for c in range(4)]
+        rows.append("(" + ", ".join(vals) + ")")
+    return ("(" + rows[0] + ", " + "  " + rows[1] + ", " + "  " + rows[2] + ", " + " " + rows[3]
+            + ")").encode()
 
 
 PROVIDER = RunnerUtils()

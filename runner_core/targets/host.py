@@ -152,6 +152,20 @@ def compile_ir(text_or_module, *, opt: int = 0, exports: Iterable[str] = (),
     return JITLibrary(libname, {s: tracker[s] for s in exports}, tracker)
 
 
+def write_object(text: str, path: str, *, opt: int = 0, name: str = "module") -> None:
+    """mlir-runner's -dump-object-file: the host object code of the program, as
+    the JIT compiles it (after the -O``opt`` pipeline), written to ``path``."""
+    _init()
+    mod = parse_ir(text, name)
+    optimize(mod, opt)
+    data = native_target_machine(opt).emit_object(mod)
+    try:
+        with open(path, "wb") as f:
+            f.write(data)
+    except OSError as err:
+        raise RunnerError(f"error: could not open '{path}': {err.strerror}") from None
+
+
 def process_symbol(name: str) -> int | None:
     """Address of ``name`` among the symbols already loaded in this process."""
     _init()

@@ -219,6 +219,34 @@ def test_compatibility_options_accepted(tmp_path):
     assert res.returncode == 0, err(res)
 
 
+def test_dump_object_file(tmp_path):
+    """-dump-object-file writes the program's host object (an ELF relocatable defining
+    the entry function) to -object-filename, by default <input file>.o as mlir-runner."""
+    res = run(tmp_path, PRINTING, "--entry-point-result=void", RUNTIMES, "-dump-object-file")
+    assert res.returncode == 0, err(res)
+    default = tmp_path / "prog.mlir.o"
+    data = default.read_bytes()
+    assert data[:4] == b"\x7fELF" and b"main" in data
+    res = run(tmp_path, PRINTING, "--entry-point-result=void", RUNTIMES, "-dump-object-file",
+              "-object-filename=sub.o")
+    assert res.returncode == 0, err(res)
+    assert (tmp_path / "sub.o").read_bytes()[:4] == b"\x7fELF"
+    default.unlink()
+    res = run(tmp_path, PRINTING, "--entry-point-result=void", RUNTIMES, "-object-filename=x.o")
+    assert res.returncode == 0 and not (tmp_path / "x.o").exists()  # only with the flag
+
+
+def test_no_implicit_module(tmp_path):
+    """mlir-runner 22: with --no-implicit-module the top-level op must be a module."""
+    res = run(tmp_path, "llvm.func @main() {\n  llvm.return\n}\n", "--no-implicit-module",
+              "-e", "main", "--entry-point-result=void")
+    assert res.returncode == 1
+    assert err(res) == "Error: top-level op must be a symbol table.\ncould not parse the input IR\n"
+    res = run(tmp_path, "// c\nmodule {\n llvm.func @main() {\n  llvm.return\n }\n}\n",
+              "--no-implicit-module", "-e", "main", "--entry-point-result=void")
+    assert res.returncode == 0, err(res)
+
+
 def test_print_llvm_ir(tmp_path):
     res = run(tmp_path, PRINTING, "--entry-point-result=void", RUNTIMES, "--print-llvm-ir")
     assert res.returncode == 0

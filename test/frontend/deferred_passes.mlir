@@ -9,8 +9,7 @@
 // FLAT: gpu.func @main_kernel
 // NESTED: gpurunner.deferred_passes = ["gpu.module(strip-debuginfo)", "gpu.module(convert-gpu-to-nvvm)", "gpu.module(gpu-to-cubin)", "gpu-to-llvm"]
 // NESTED: gpu.module @main_kernel
-// UNKNOWN: error: unknown pass 'affine-loop-tile'
-// UNKNOWN: gpurunner_tools = system
+// UNKNOWN: error: unsupported by the embedded runner: pass 'affine-loop-tile'; run with --gpurunner-tools=system to use real LLVM tools
 func.func @main(%m: memref<?xf32>) {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {

@@ -78,7 +78,7 @@ def test_split_input_keeps_going_and_keeps_line_numbers():
     r = run("-split-input-file", stdin=text)
     assert r.returncode == 1
     assert b"func.func @a()" in r.stdout
-    assert r.stderr.decode().startswith("<stdin>:6:8: error: custom op 'foo.op' is unknown")
+    assert r.stderr.decode().startswith("<stdin>:6:8: error: Dialect `foo' not found for custom op 'foo.op'")
 
 
 def test_split_marker_anywhere_on_a_line_splits_like_mlir_opt():
@@ -102,4 +102,4 @@ def test_console_script_wraps_tool_main():
                         "-"], input=b"func.func @f() {\n  %x = bad.op\n}\n",
                        capture_output=True, timeout=120)
     assert p.returncode == 1
-    assert p.stderr.startswith(b"<stdin>:2:8: error: custom op 'bad.op' is unknown")
+    assert p.stderr.startswith(b"<stdin>:2:8: error: Dialect `bad' not found for custom op 'bad.op'")

@@ -87,7 +87,7 @@ def test_modern_file_logs_no_upgrade():
 
 
 @pytest.mark.parametrize("text, line, col, fragment", [
-    ("func.func @f() {\n  %0 = foo.bar 1 : i32\n  return\n}\n", 2, 8, "custom op 'foo.bar' is unknown"),
+    ("func.func @f() {\n  %0 = foo.bar 1 : i32\n  return\n}\n", 2, 8, "Dialect `foo' not found for custom op 'foo.bar'"),
     ("func.func @f() {\n  %1 = arith.addi %0, %2 : i32\n  return\n}\n", 2, 19, "undeclared SSA value"),
     ("func.func @f() -> i32 {\n  %1 = arith.addi %0, %0 : i32\n  %0 = arith.constant 1 : i32\n"
      "  return %1 : i32\n}\n", 2, 8, "does not dominate"),

@@ -30,6 +30,19 @@ def test_feature_option_and_host_features(project):
     run(project, "--gpurunner-feature=from-option").assert_outcomes(passed=2)
 
 
+def test_if_target_in_run_lines(project):
+    """lit's `target=<triple>` feature, read by `%if target={{regex}} %{ ... %}`."""
+    import platform
+
+    if platform.system() != "Linux" or platform.machine() != "x86_64":
+        pytest.skip("checks the x86_64 Linux triple")
+    project.makefile(".mlir", t=(
+        "// RUN: echo A %if target={{x86_64.*}} %{ yes %} %else %{ no %} | grep -q 'A yes'\n"
+        "// RUN: echo B %if target={{s390x|sparc.*}} %{ big %} | grep -qv big\n"
+        "// RUN: echo C %if target=x86_64-pc-linux-gnu %{ exact %} | grep -q exact\n"))
+    run(project).assert_outcomes(passed=1)
+
+
 def test_unsupported(project, ini):
     ini("gpurunner_features = windows-only-thing")
     project.makefile(".mlir", t="// UNSUPPORTED: windows-only-thing\n// RUN: false\n")

@@ -131,3 +131,17 @@ def bitwidth(t: Attribute) -> int | None:
     if isinstance(t, IntegerType):
         return t.width.data
     return getattr(t, "bitwidth", None)
+
+
+def drop_default_memory_space(t):
+    """`memref<4xf32, 0 : i64>` is `memref<4xf32>`: MLIR drops an integer memory
+    space of value 0 when it builds the type, so both spell the same type."""
+    from xdsl.dialects.builtin import IntegerAttr, NoneAttr, UnrankedMemRefType
+
+    if isinstance(t, MemRefType | UnrankedMemRefType):
+        space = t.memory_space
+        if isinstance(space, IntegerAttr) and space.value.data == 0:
+            if isinstance(t, UnrankedMemRefType):
+                return UnrankedMemRefType.from_type(t.element_type)
+            return MemRefType(t.element_type, t.get_shape(), t.layout, NoneAttr())
+    return t

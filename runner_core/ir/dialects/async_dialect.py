@@ -436,10 +436,16 @@ class ReturnOp(ValuesTerminatorSyntax, IRDLOperation):
     traits = traits_def(IsTerminator(), HasParent(FuncOp))
 
 
+def _runtime_ops():
+    from runner_core.ir.dialects.async_runtime_ops import RUNTIME_OPS
+
+    return RUNTIME_OPS
+
+
 Async = Dialect(
     "async",
     [ExecuteOp, YieldOp, AwaitOp, CreateGroupOp, AddToGroupOp, AwaitAllOp, FuncOp, CallOp,
-     ReturnOp],
+     ReturnOp, *_runtime_ops()],
     [TokenType, ValueType, GroupType],
 )
 

@@ -55,7 +55,14 @@ class FillOp(_XFill):
         return cls([value], [buf], res=res, attributes=attrs)
 
 
-Linalg = Dialect("linalg", [FillOp if op is _XFill else op for op in _XLinalg.operations],
+def _conv_ops():
+    from runner_core.ir.dialects.linalg_conv import CONV_OPS
+
+    return CONV_OPS
+
+
+Linalg = Dialect("linalg", [*(FillOp if op is _XFill else op for op in _XLinalg.operations),
+                            *_conv_ops()],
                  list(_XLinalg.attributes))
 
 __all__ = ["Linalg", "FillOp"]

@@ -55,6 +55,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from runner_core.ir.dialects import memref_views
 from runner_core.ir.dialects._syntax import (
     parse_attrs_and_types,
     parse_operands,
@@ -494,6 +495,8 @@ _REPLACED: dict[type[Operation], type[Operation]] = {
     _x.GetGlobalOp: GetGlobalOp,
     _x.RankOp: RankOp,
     _x.AtomicRMWOp: AtomicRMWOp,
+    _x.ReinterpretCastOp: memref_views.ReinterpretCastOp,
+    _x.SubviewOp: memref_views.SubviewOp,
 }
 
 
@@ -508,8 +511,9 @@ AllocOp = _x.AllocOp
 AllocaOp = _x.AllocaOp
 DeallocOp = _x.DeallocOp
 DimOp = _x.DimOp
-SubviewOp = _x.SubviewOp
-ReinterpretCastOp = _x.ReinterpretCastOp
+SubviewOp = memref_views.SubviewOp
+ReinterpretCastOp = memref_views.ReinterpretCastOp
+ReshapeOp = memref_views.ReshapeOp
 ViewOp = _x.ViewOp
 ExpandShapeOp = _x.ExpandShapeOp
 CollapseShapeOp = _x.CollapseShapeOp
@@ -519,7 +523,7 @@ AssumeAlignmentOp = _x.AssumeAlignmentOp
 AllocaScopeOp = _x.AllocaScopeOp
 AllocaScopeReturnOp = _x.AllocaScopeReturnOp
 
-MemRef = Dialect("memref", [*_ops(), TransposeOp, GenericAtomicRMWOp, AtomicYieldOp],
+MemRef = Dialect("memref", [*_ops(), TransposeOp, GenericAtomicRMWOp, AtomicYieldOp, ReshapeOp],
                  list(_x.MemRef.attributes))
 
 __all__ = [
@@ -528,5 +532,5 @@ __all__ = [
     "ReinterpretCastOp", "ViewOp", "ExpandShapeOp", "CollapseShapeOp",
     "ExtractStridedMetaDataOp", "ExtractAlignedPointerAsIndexOp", "MemorySpaceCastOp",
     "AssumeAlignmentOp", "AllocaScopeOp", "AllocaScopeReturnOp", "TransposeOp",
-    "GenericAtomicRMWOp", "AtomicYieldOp",
+    "GenericAtomicRMWOp", "AtomicYieldOp", "ReshapeOp",
 ]

@@ -150,10 +150,34 @@ class WhileOp(_x.WhileOp):
             printer.print_op_attributes(self.attributes, print_keyword=True)
 
 
-_REPLACED = {_x.ParallelOp: ParallelOp, _x.WhileOp: WhileOp}
 
 ForOp = _x.ForOp
-IfOp = _x.IfOp
+
+
+class IfOp(_x.IfOp):
+    """`scf.if %c -> T {` or `-> (T, U) {`: MLIR reads one result type without
+    parentheses (`parseOptionalArrowTypeList`); xDSL 0.75 insists on them."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IfOp:
+        cond = parser.parse_operand(_x.i1)
+        types = []
+        if parser.parse_optional_punctuation("->"):
+            if parser.parse_optional_punctuation("(") is not None:
+                if parser.parse_optional_punctuation(")") is None:
+                    types = parser.parse_comma_separated_list(parser.Delimiter.NONE,
+                                                              parser.parse_type)
+                    parser.parse_punctuation(")")
+            else:
+                types = [parser.parse_type()]
+        then_region = cls.parse_region_with_yield(parser)
+        else_region = (cls.parse_region_with_yield(parser)
+                       if parser.parse_optional_keyword("else") else None)
+        return cls(cond, types, then_region, else_region, parser.parse_optional_attr_dict())
+
+
+_REPLACED = {_x.ParallelOp: ParallelOp, _x.WhileOp: WhileOp, _x.IfOp: IfOp}
+
 YieldOp = _x.YieldOp
 ConditionOp = _x.ConditionOp
 ReduceOp = _x.ReduceOp

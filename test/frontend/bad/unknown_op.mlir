@@ -1,5 +1,5 @@
 // RUN: not gpurunner-opt %s 2>&1 | FileCheck %s
-// CHECK: unknown_op.mlir:6:8: error: custom op 'foo.bar' is unknown (the runner has no dialect 'foo')
+// CHECK: unknown_op.mlir:6:8: error: Dialect `foo' not found for custom op 'foo.bar'
 // CHECK-NEXT: {{^}}  %0 = foo.bar 1 : i32
 // CHECK-NEXT: {{^}}       ^
 func.func @f() {
