@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import llvmlite.ir as ir
 
+from runner_core.ir.assert_sites import NO_ABORT
+
 from .context import LoweringContext
 from .registry import Registry
 from .types import PTR, VOID
@@ -57,8 +59,6 @@ def _switch(ctx: LoweringContext, op) -> None:
         sw.add_case(ir.Constant(flag.type, v), e)
 
 
-# Set by -test-cf-assert (passes/test_cf_assert.py): a failed assert prints, not aborts.
-NO_ABORT = "gpurunner.assert_no_abort"
 
 
 @lowering("cf.assert")

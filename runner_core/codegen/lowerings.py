@@ -16,8 +16,8 @@ from functools import cache
 from . import (
     affine,
     arith,
-    async_runtime_ops,
     async_lowering,
+    async_runtime_ops,
     builtin,
     cf,
     func,

@@ -13,7 +13,7 @@ import llvmlite.ir as ir
 from .context import LoweringContext
 from .elementwise import map_nd, scalar_of, scalarize
 from .registry import Registry
-from .types import I1, I32
+from .types import I1
 
 registry = Registry()
 lowering = registry.lowering
@@ -225,7 +225,7 @@ for _k in ("isnan", "isinf", "isfinite", "isnormal"):
 
 def _recorded(op, name: str) -> bool:
     """Whether an earlier mlir-opt stage recorded (deferred) the pass ``name``."""
-    from runner_core.passes.pipeline import deferred_passes
+    from runner_core.ir.deferred import deferred_passes
 
     top = op
     while top.parent_op() is not None:

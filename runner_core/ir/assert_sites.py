@@ -17,6 +17,9 @@ from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr, i32
 from xdsl.ir import Operation
 
 SITE_ATTR = "gpurunner.assert_site"
+# Set by -test-cf-assert (passes/runtime_verification.py): a failed cf.assert prints its
+# message and the program goes on, as LLVM 22's lowering of that test pass does.
+NO_ABORT = "gpurunner.assert_no_abort"
 UNKNOWN = "(unknown)"
 
 

@@ -37,6 +37,7 @@ from runner_core.ir.context import shared_context
 from runner_core.ir.dialects._shaped import drop_default_memory_space
 from runner_core.ir.locations import op_location
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
+from runner_core.ir.verify_errors import UnprefixedVerifyException
 from runner_core.mlir22_names import (
     unknown_attr_message,
     unknown_op_message,
@@ -448,11 +449,12 @@ def _isolated(op: Operation) -> bool:
     return known
 
 
-def _op_error(op: Operation, message: str, source: SourceText | None) -> IRError:
+def _op_error(op: Operation, message: str, source: SourceText | None,
+              prefixed: bool = True) -> IRError:
     loc = op_location(op)
     line = source.line(loc.line) if (source is not None and loc is not None
                                      and loc.filename == source.filename) else None
-    return IRError(f"'{op.name}' op {message}", loc, line)
+    return IRError(f"'{op.name}' op {message}" if prefixed else message, loc, line)
 
 
 def verify_module(module: Operation, source: SourceText | None = None) -> None:
@@ -474,7 +476,8 @@ def verify_module(module: Operation, source: SourceText | None = None) -> None:
                 raise _op_error(inner, "using value defined outside the region",
                                 source) from None
             raise _redefinition_error(op, str(e), source) or \
-                _op_error(op, _clean(str(e)), source) from None
+                _op_error(op, _clean(str(e)), source,
+                          not isinstance(e, UnprefixedVerifyException)) from None
         except IRError:
             raise
         except Exception as e:  # a verifier tripping over malformed IR
@@ -521,7 +524,8 @@ def _verify_symbol_uses(module: Operation, source: SourceText | None) -> None:
         try:
             check()
         except VerifyException as e:
-            raise _op_error(op, str(e), source) from None
+            raise _op_error(op, str(e), source,
+                            not isinstance(e, UnprefixedVerifyException)) from None
 
 
 def _verify_structure(op: Operation) -> None:

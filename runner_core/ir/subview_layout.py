@@ -10,8 +10,6 @@ Linalg/CPU/rank-reducing-subview.mlir): a verdict LLVM 22 would not give.
 
 from __future__ import annotations
 
-from runner_core.errors import IRError
-
 DYN = None  # a dynamic stride or offset, as xDSL's get_strides() gives it
 _KDYN = -(2 ** 63)
 
@@ -80,30 +78,3 @@ def check_subview(op, printed_type) -> str | None:
     return (f"expected result type to be '{_text(sizes, element, strides, offset)}' or a "
             f"rank-reduced version. (mismatch of result layout), but got "
             f"'{printed_type(result)}'")
-
-
-def check_module(module, source) -> None:
-    """Raise mlir-opt's located error for the first subview with a wrong layout."""
-    from runner_core.ir.parse import op_location, walk_ops
-
-    for op in walk_ops(module):
-        if op.name != "memref.subview":
-            continue
-        message = check_subview(op, _printer())
-        if message is not None:
-            loc = op_location(op)
-            line = source.line(loc.line) if source is not None and loc is not None else None
-            raise IRError(message, loc, line)
-
-
-def _printer():
-    import io
-
-    from runner_core.ir.printing import MlirPrinter
-
-    def print_type(t) -> str:
-        out = io.StringIO()
-        MlirPrinter(stream=out).print_attribute(t)
-        return out.getvalue()
-
-    return print_type

@@ -22,7 +22,6 @@ several blocks is refused (``async.execute`` holds one).
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import builtin as b
 from xdsl.dialects import func
 from xdsl.ir import Block, Operation, Region
 

@@ -21,7 +21,6 @@ from collections.abc import Iterable
 
 from runner_core.mlir22_names import PASSES as MLIR22_PASSES
 from runner_core.mlir22_names import unsupported_message
-
 from runner_core.passes.base import PassError, PassFactory, PassInfo
 
 _PASSES: dict[str, PassInfo] = {}

@@ -21,8 +21,6 @@ a faulty program pass.
 
 from __future__ import annotations
 
-import io
-
 from xdsl.context import Context
 from xdsl.dialects import builtin as b
 from xdsl.ir import Operation, SSAValue
@@ -161,7 +159,7 @@ def _check_cast(bld: _Builder, op: Operation, message) -> None:
     if not isinstance(src.type, b.MemRefType):
         raise RuntimeVerificationError("error: " + unsupported_message(
             "'memref.cast' from an unranked memref in generate-runtime-verification", _loc(op)))
-    from runner_core.codegen import memref_desc as md
+    from runner_core.ir import memref_layout as md
 
     for i, d in enumerate(rt.get_shape()):
         if d >= 0:
@@ -189,7 +187,7 @@ class TestCfAssertPass:
     name = "test-cf-assert"
 
     def run(self, root: Operation, ctx: Context) -> None:
-        from runner_core.codegen.cf import NO_ABORT
+        from runner_core.ir.assert_sites import NO_ABORT
         from runner_core.passes.recording import record
 
         for op in root.walk():

@@ -1,5 +1,6 @@
 """Every lit directive, read through lit's own parser, and what it does to the outcome."""
 
+import pytest
 from plugin_session import run
 
 

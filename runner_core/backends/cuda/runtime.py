@@ -65,8 +65,8 @@ from dataclasses import dataclass, field
 
 from runner_core.errors import ExecutionError
 from runner_core.runtime import host_register_2021, mgpu_reports
-from runner_core.runtime.cstdio import write_stderr
 from runner_core.runtime.core import ASSERT_FAIL, core
+from runner_core.runtime.cstdio import write_stderr
 from runner_core.runtime.provider import Provider
 from runner_core.targets.host import compile_ir
 from runner_core.toolapi import mark_process_unusable, process_unusable

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
+from runner_core.ir.dialects.gpu_binary import BinaryOp  # noqa: E402
 from runner_core.ir.dialects.gpu_collective import (
     AllReduceOp,
     BarrierOp,
@@ -57,6 +58,7 @@ from runner_core.ir.dialects.gpu_memory import (
     MemsetOp,
     WaitOp,
 )
+from runner_core.ir.dialects.gpu_mma import MMA_OPS, MMAMatrixType  # noqa: E402
 from runner_core.ir.dialects.gpu_module import (
     GPUFuncOp,
     GPUModuleOp,
@@ -79,9 +81,6 @@ from runner_core.ir.dialects.gpu_types import (
     ShuffleModeAttr,
     memory_space_of,
 )
-
-from runner_core.ir.dialects.gpu_binary import BinaryOp  # noqa: E402
-from runner_core.ir.dialects.gpu_mma import MMA_OPS, MMAMatrixType  # noqa: E402
 
 GPU = Dialect(
     "gpu",

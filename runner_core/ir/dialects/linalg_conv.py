@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, TensorType
-from xdsl.dialects.linalg.ops import MatmulOp
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import MatmulOp
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import irdl_op_definition

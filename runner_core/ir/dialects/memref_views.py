@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from xdsl.dialects import memref as _x
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     FunctionType,
     IndexType,
     IntegerType,
     MemRefType,
     NoneAttr,
     UnrankedMemRefType,
+    i64,
 )
-from xdsl.dialects.builtin import DenseArrayBase, i64
 from xdsl.dialects.utils import DynamicIndexList
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -38,6 +39,8 @@ from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from runner_core.ir.dialects._syntax import print_attr_dict
+from runner_core.ir.subview_layout import check_subview
+from runner_core.ir.verify_errors import UnprefixedVerifyException
 
 AnyMemRef = base(MemRefType) | base(UnrankedMemRefType)
 
@@ -170,53 +173,16 @@ def _identity(t: MemRefType) -> bool:
     return True
 
 
-_DYN = -9223372036854775808  # ShapedType::kDynamic
-
-
 class SubviewOp(_x.SubviewOp):
-    """xDSL's subview with MLIR's check of the result layout against the one the
-    offsets and strides give: `strided<[s_i * step_i], offset: o + sum(off_i * s_i)>`,
-    dynamic wherever a term is.  A result claiming a static offset or stride where the
-    inferred one is dynamic, or a different static value, is mlir-opt 22's error.
-    (Only these mismatches are checked; a result more dynamic than inferred is
-    accepted, and strides are compared only without rank reduction.)"""
+    """xDSL's subview with mlir-opt 22's check of the result layout against the one
+    the offsets and strides give (`runner_core.ir.subview_layout`), in the op so that
+    the embedded mlir-opt and the runners refuse it alike."""
 
     def verify_(self) -> None:
         super().verify_()
-        st, rt = self.source.type, self.result.type
-        if not isinstance(st, MemRefType) or not isinstance(rt, MemRefType):
-            return
-        try:
-            s_strides, s_off = st.get_strides(), st.get_offset()
-            r_strides, r_off = rt.get_strides(), rt.get_offset()
-        except Exception:
-            return
-        if s_strides is None or r_strides is None:
-            return
-        s_strides = [_DYN if s is None else s for s in s_strides]
-        s_off = _DYN if s_off is None else s_off
-        r_strides = [_DYN if s is None else s for s in r_strides]
-        r_off = _DYN if r_off is None else r_off
-        offs = self.static_offsets.get_values()
-        steps = self.static_strides.get_values()
-        off = s_off
-        for o, s in zip(offs, s_strides, strict=False):
-            off = _DYN if _DYN in (off, o, s) else off + o * s
-        strides = [_DYN if _DYN in (s, k) else s * k
-                   for s, k in zip(s_strides, steps, strict=False)]
-        bad = (r_off != _DYN and r_off != off)
-        if len(r_strides) == len(strides):
-            bad = bad or any(r != _DYN and r != i for r, i in zip(r_strides, strides, strict=True))
-        if bad:
-            from xdsl.dialects.builtin import StridedLayoutAttr
-
-            shape = list(self.static_sizes.get_values())
-            layout = StridedLayoutAttr([None if s == _DYN else s for s in strides],
-                                       None if off == _DYN else off)
-            inferred = MemRefType(st.element_type, shape, layout)
-            raise VerifyException(
-                f"expected result type to be '{_text(inferred)}' or a rank-reduced version. "
-                f"(mismatch of result layout), but got '{_text(rt)}'")
+        message = check_subview(self, _text)
+        if message is not None:
+            raise UnprefixedVerifyException(message)
 
 
 def _text(t) -> str:
