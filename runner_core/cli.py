@@ -66,7 +66,7 @@ _FLAG_OPTS = {"print-pipeline", "print-llvm-ir", "bounds-check", "dump-object-fi
 
 def parse_args(argv: list[str]):
     """``argv`` (without the program name) -> (RunOptions, input path or None, flags)."""
-    from runner_core.engine import RunOptions
+    from runner_core.options import RunOptions
 
     prog = "gpurunner"
     opts = RunOptions()
@@ -150,9 +150,6 @@ def _read_input(path: str | None, stdin: bytes, cwd: str) -> tuple[str, str]:
 
 def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
     """The embedded tool (contract 1)."""
-    from runner_core import engine
-    from runner_core.runtime.capture import capture_fds
-
     prog = os.path.basename(argv[0]) if argv else "gpurunner"
     try:
         opts, path, flags = parse_args(list(argv[1:]))
@@ -160,6 +157,11 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
         return ToolResult(1, b"", (str(err) + "\n").encode())
     if flags & {"help", "h"}:
         return ToolResult(0, USAGE.format(prog=prog).encode(), b"")
+    # Imported only now: the engine pulls in xDSL and llvmlite (~0.7 s), which --help
+    # and a bad command line do without.
+    from runner_core import engine
+    from runner_core.runtime.capture import capture_fds
+
     opts.env = dict(env)
     opts.cwd = cwd
     opts.print_llvm_ir = "print-llvm-ir" in flags

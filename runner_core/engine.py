@@ -31,6 +31,7 @@ import llvmlite.ir as ir
 
 from runner_core.backends import Backend, cpu, cuda
 from runner_core.errors import ExecutionError, RunnerError, UnsupportedError, format_diagnostic
+from runner_core.options import RunOptions  # noqa: F401 - re-exported: callers import it here
 
 ENTRY_RESULTS = ("void", "i32", "i64", "f32")
 ENTRY_THUNK = "_gpurunner_entry"
@@ -59,25 +60,6 @@ def register_pipeline_pass(name: str, order: int = 500) -> None:
     if all(n != name for _, n in _PIPELINE):
         _PIPELINE.append((order, name))
         _PIPELINE.sort()
-
-
-@dataclass
-class RunOptions:
-    """What the command line (or an in-process caller) asks of one run."""
-
-    entry: str = "main"
-    entry_result: str = "f32"
-    opt_level: int = 0
-    shared_libs: list[str] = field(default_factory=list)
-    backend: str | None = None  # None: GPURUNNER_BACKEND from env, else "auto"
-    pass_pipeline: str | None = None  # None: the default pipeline
-    filename: str = "<stdin>"
-    cwd: str = "."
-    env: Mapping[str, str] = field(default_factory=dict)
-    print_llvm_ir: bool = False
-    bounds_check: bool = False  # also GPURUNNER_BOUNDS_CHECK=1 in env
-    # LLVM command-line options given (-enable-matrix, ...): name -> value.
-    llvm_cl: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
