@@ -77,6 +77,8 @@ class MlirItem(pytest.Item):
         self.kind = gating.classify(self.path, settings.rootdir, texts, names, requires_gpu,
                                     settings.integration_paths, settings.runner_tools)
         self.add_marker("integration" if self.kind.integration else "unit")
+        if self.kind.integration and not self.local.unsupported:
+            self.state.prestart_worker()
         if self.kind.gpu:
             self.add_marker("gpu")
 

@@ -144,6 +144,26 @@ class WorkerExecutor:
         self.conn, self.lifeline = ours, life_w
         self.started += 1
 
+    def prestart(self) -> None:
+        """Start the worker now, before the first job: its imports (xDSL, the code
+        generator, llvmlite: most of a second) then overlap pytest's collection, or
+        the report of the test whose worker just died.  A start that fails here is
+        retried, and reported, by the next :meth:`run`."""
+        if self.proc is not None and self.proc.poll() is None:
+            return
+        if self.proc is not None:
+            self._discard()
+            self.restarts += 1
+        try:
+            self._start()
+        except OSError:
+            self.proc = None
+
+    def _replace(self) -> None:
+        """After a crash, a timeout or a restart request: the next worker starts at once."""
+        self.restarts += 1
+        self.prestart()
+
     def _log_tail(self, offset: int, limit: int = 4000) -> str:
         if not self.log_path:
             return ""
@@ -231,15 +251,17 @@ class WorkerExecutor:
                 if result.status == "timeout":
                     # Interrupted code may have left the process in any state: replace it.
                     self._discard()
+                    self._replace()
                 elif result.restart_reason or any(
                         s.info.get("restart_process") for s in result.stages):
                     # A tool says the process cannot run more programs (a sticky CUDA
                     # error, runner_core.toolapi): the next job gets a fresh worker.
                     self._discard()
-                    self.restarts += 1
+                    self._replace()
                 return result
         except TimeoutError:
             self._discard()
+            self._replace()
             return JobResult(
                 "timeout", 124, [],
                 f"{job.timed_out()}; worker process {pid} killed while running {current}",
@@ -255,6 +277,7 @@ class WorkerExecutor:
                 message += f"\n(worker log kept: {kept})"
             if isinstance(err, OSError) and not isinstance(err, EOFError):
                 message += f"\n(pipe error: {err})"
+            self._replace()
             return JobResult("crash", status if isinstance(status, int) else -1, [], message,
                              lineno, time.monotonic() - started, self.name)
         except BaseException:

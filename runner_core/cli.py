@@ -189,6 +189,8 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
     if outcome is not None:
         stdout += outcome.result_text.encode()
         info = {"backend": outcome.backend, "timings": outcome.timings}
+        if outcome.cache:
+            info["cache"] = outcome.cache
     if error:
         stderr += (error.rstrip("\n") + "\n").encode()
     from runner_core.toolapi import process_unusable
@@ -197,6 +199,17 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
     if unusable:
         info["restart_process"] = unusable
     return ToolResult(code, stdout, stderr, info)
+
+
+def warm_up() -> None:
+    """Import what the first run needs (a persistent worker calls this before its first job)."""
+    from runner_core import engine  # noqa: F401
+    from runner_core.codegen import lower_module  # noqa: F401
+    from runner_core.ir import parse  # noqa: F401
+    from runner_core.runtime.capture import capture_fds  # noqa: F401
+    from runner_core.targets import host
+
+    host.native_target_machine(0)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -72,6 +72,8 @@ class RunOutcome:
     # The run's environment (contract 3): providers read GPURUNNER_DEVICE,
     # CUDA_VISIBLE_DEVICES and GPURUNNER_CACHE_DIR from it in start_run.
     env: Mapping[str, str] = field(default_factory=dict)
+    # runner_core.cache lookups of this run: kind -> [hits, misses].
+    cache: dict = field(default_factory=dict)
 
 
 # ----------------------------------------------------------------- backends
@@ -289,27 +291,33 @@ def _raise_bounds_violation() -> None:
         raise ExecutionError(message)
 
 
-def run_program(text: str, opts: RunOptions) -> RunOutcome:
-    """Parse, prepare, compile and run ``text``; raises RunnerError on failure."""
+# Programs whose code generation depends on more than their text and options (GPU
+# kernels are compiled for the device found at run time), or reaches into the process.
+_NOT_CACHED = ("gpu.module", "gpu.binary")
+
+
+def _frontend_key(text: str, opts: RunOptions, pipeline: str, backend: Backend,
+                  check_bounds: bool) -> str | None:
+    """The ``frontend`` cache key of a run (``runner_core.cache``), or None: not cached."""
+    if check_bounds or opts.print_llvm_ir or any(word in text for word in _NOT_CACHED):
+        return None
+    from runner_core import cache
+
+    options = repr((opts.entry, opts.entry_result, opts.opt_level, sorted(opts.llvm_cl.items()),
+                    backend.name, pipeline))
+    return cache.make_key("frontend", [options, opts.filename, text])
+
+
+def _front_end(text: str, opts: RunOptions, pipeline: str, backend: Backend,
+               check_bounds: bool, timings: dict, t0: float) -> tuple[str, list[str]]:
+    """Parse, prepare and lower ``text``: (LLVM IR with the entry thunk, external symbols)."""
     from runner_core.codegen import bounds, lower_module
     from runner_core.codegen.target import host_target
-    from runner_core.runtime.core import core
-    from runner_core.runtime.registry import resolve_shared_libs
-    from runner_core.targets.host import compile_ir
 
-    if opts.entry_result not in ENTRY_RESULTS:
-        raise RunnerError("Error: unsupported function type")
-    t0 = time.perf_counter()
-    timings: dict[str, float] = {}
-    backend = select_backend(opts.backend, opts.env)
-    check_bounds = bounds.requested(opts.bounds_check, opts.env)
-    libraries = resolve_shared_libs(opts.shared_libs, cwd=opts.cwd,
-                                    gpu_runtime=backend.runtime_provider())
     module = parse(text, opts.filename)
     timings["parse"] = time.perf_counter() - t0
     t = time.perf_counter()
-    run_passes(module, opts.pass_pipeline if opts.pass_pipeline is not None
-               else default_pipeline())
+    run_passes(module, pipeline)
     timings["passes"] = time.perf_counter() - t
     t = time.perf_counter()
     try:
@@ -323,10 +331,43 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     info = check_entry(ctx, opts.entry, opts.entry_result)
     add_entry_thunk(llmod, info, opts.entry_result)
     timings["codegen"] = time.perf_counter() - t
-    the_core = core()
     ir_text = str(llmod)
-    found, missing = resolve_symbols(external_symbols(llmod, ir_text), libraries,
-                                     the_core.symbols)
+    return ir_text, external_symbols(llmod, ir_text)
+
+
+def run_program(text: str, opts: RunOptions) -> RunOutcome:
+    """Parse, prepare, compile and run ``text``; raises RunnerError on failure.
+
+    The front end's product (LLVM IR) and the JIT's (an object image) come from
+    ``runner_core.cache`` when the same program ran before with the same options."""
+    from runner_core import cache
+    from runner_core.codegen import bounds
+    from runner_core.runtime.core import core
+    from runner_core.runtime.registry import resolve_shared_libs
+    from runner_core.targets.host import compile_ir
+
+    if opts.entry_result not in ENTRY_RESULTS:
+        raise RunnerError("Error: unsupported function type")
+    t0 = time.perf_counter()
+    timings: dict[str, float] = {}
+    backend = select_backend(opts.backend, opts.env)
+    check_bounds = bounds.requested(opts.bounds_check, opts.env)
+    libraries = resolve_shared_libs(opts.shared_libs, cwd=opts.cwd,
+                                    gpu_runtime=backend.runtime_provider())
+    before = cache.counters()
+    pipeline = opts.pass_pipeline if opts.pass_pipeline is not None else default_pipeline()
+    key = _frontend_key(text, opts, pipeline, backend, check_bounds)
+    hit = cache.get_json("frontend", opts.env, key) if key else None
+    if isinstance(hit, dict) and isinstance(hit.get("ir"), str):
+        ir_text, externals = hit["ir"], list(hit.get("externals", []))
+        timings["frontend_cached"] = time.perf_counter() - t0
+    else:
+        ir_text, externals = _front_end(text, opts, pipeline, backend, check_bounds, timings,
+                                        t0)
+        if key:
+            cache.put_json("frontend", opts.env, key, {"ir": ir_text, "externals": externals})
+    the_core = core()
+    found, missing = resolve_symbols(externals, libraries, the_core.symbols)
     if opts.print_llvm_ir:
         from runner_core.runtime.cstdio import flush_all, write_stderr
 
@@ -336,9 +377,10 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
         raise unresolved_error(missing, opts.entry, libraries)
     t = time.perf_counter()
     lib = compile_ir(ir_text, opt=opts.opt_level, exports=[ENTRY_THUNK], imports=found,
-                     name=os.path.basename(opts.filename) or "program")
+                     name=os.path.basename(opts.filename) or "program", cache_env=opts.env)
     timings["jit"] = time.perf_counter() - t
     outcome = RunOutcome(backend=backend.name, timings=timings, env=opts.env)
+    outcome.cache = cache.delta(before)
     providers = [getattr(x, "provider", None) for x in libraries]
     providers = [p for p in providers if p is not None]
     slot = {"i32": ctypes.c_int32, "i64": ctypes.c_int64, "f32": ctypes.c_float,
