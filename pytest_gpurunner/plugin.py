@@ -208,6 +208,7 @@ class _Reporter:
         self.state = state
         self.flaky: list[tuple[str, str]] = []  # (nodeid, summary), from every xdist worker
         self.kept: list[str] = []  # what xdist workers kept in their temporary roots
+        self.cache: dict[str, list[int]] = {}  # runner_core.cache lookups: kind -> [hits, misses]
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -219,6 +220,10 @@ class _Reporter:
         where = props.get("gpurunner_gpu")
         if where in self.state.gpu_counts:
             self.state.gpu_counts[where] += 1
+        for kind, (hits, misses) in (props.get("gpurunner_cache") or {}).items():
+            entry = self.cache.setdefault(kind, [0, 0])
+            entry[0] += hits
+            entry[1] += misses
         stages = props.get("gpurunner_stages")
         if stages and self.config.get_verbosity() >= 1:
             reporter = self.config.pluginmanager.get_plugin("terminalreporter")
@@ -248,6 +253,11 @@ class _Reporter:
                 terminalreporter.write_line(f"FLAKY {nodeid}: {summary}")
         for line in self.state.kept_lines + self.kept:
             terminalreporter.write_line(f"gpurunner: {line}")
+        if self.cache and self.config.get_verbosity() >= 1:
+            terminalreporter.write_line(
+                "gpurunner: caches (hits/lookups): " + ", ".join(
+                    f"{kind} {h}/{h + m} ({100 * h / (h + m):.0f}%)"
+                    for kind, (h, m) in sorted(self.cache.items()) if h + m))
         counts = self.state.gpu_counts
         if not any(counts.values()):
             return

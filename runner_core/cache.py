@@ -10,7 +10,9 @@ most of a warm test's time was xDSL parsing text whose result has not changed
 * ``frontend``: the runner's LLVM IR for one program text and the options that
   shape its code (pipeline, backend, -O level, LLVM options, entry point);
 * ``object``: the machine code the JIT makes of one LLVM IR text (llvmlite's
-  object image, linked like the IR would have been).
+  object image, linked like the IR would have been);
+* ``filecheck``: LLVM FileCheck's answer for one check file, input and command
+  line (the plug-in's embedded FileCheck, ``pytest_gpurunner/llvm_filecheck.py``).
 
 Every key also holds :func:`code_fingerprint`: the runner's own source files
 (name, size, modification time) and the versions of xDSL, llvmlite and Python,
@@ -40,7 +42,7 @@ from collections.abc import Iterable, Mapping
 
 FORMAT_VERSION = "1"
 ENV_VAR = "GPURUNNER_CACHE_DIR"
-KINDS = ("opt", "frontend", "object")
+KINDS = ("opt", "frontend", "object", "filecheck")
 _MEMORY_ENTRIES = 256  # per kind, in this process
 
 _lock = threading.Lock()
