@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from . import gating, hooks, interrupts, lifeline, script, settings, tools
+from . import gating, hooks, interrupts, lifeline, prestart, script, settings, tools
 from .collect import MlirFile
 from .session import STATE, SessionState, state_of
 
@@ -64,6 +64,20 @@ def pytest_configure(config: pytest.Config) -> None:
                                                   workerinput.get("workerid", "gw"))
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(), "gpurunner-xdist")
+    _prestart(config, state)
+
+
+def _prestart(config: pytest.Config, state: SessionState) -> None:
+    """Start the worker now when this process will run integration tests (``prestart``)."""
+    numprocesses = getattr(config.option, "numprocesses", None)
+    if numprocesses and not hasattr(config, "workerinput"):
+        return  # an xdist controller: its workers run the tests
+    s = state.settings
+    paths = [Path(str(arg).split("::", 1)[0]) for arg in config.args]
+    paths = [p if p.is_absolute() else config.invocation_params.dir / p for p in paths]
+    if prestart.wants_worker(paths, s.rootdir, s.integration_paths, s.runner_tools,
+                             s.suffixes):
+        state.prestart_worker()
 
 
 def _pin_xdist_worker(config: pytest.Config) -> str | None:

@@ -15,7 +15,8 @@ most of a warm test's time was xDSL parsing text whose result has not changed
   line (the plug-in's embedded FileCheck, ``pytest_gpurunner/llvm_filecheck.py``).
 
 Every key also holds :func:`code_fingerprint`: the runner's own source files
-(name, size, modification time) and the versions of xDSL, llvmlite and Python,
+(name, size, modification time), where xDSL and llvmlite are installed (and
+when), and Python's version,
 so that a change of the code generator, the printer or a pass is a miss, never
 a stale answer.  Values are JSON or raw bytes (a cache directory shared between
 users must not be able to run code in the reader, as a pickle could).
@@ -77,14 +78,19 @@ def code_fingerprint() -> str:
             except OSError:
                 continue
             h.update(f"{os.path.relpath(path, root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
-    from importlib import metadata
+    import importlib.util
 
-    for dist in ("xdsl", "llvmlite"):
+    for package in ("xdsl", "llvmlite"):
+        # Where the installed package is and when it was installed, without importing it
+        # (a FileCheck in process needs no xDSL): a new version is new files.
         try:
-            version = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            version = "?"
-        h.update(f"{dist}={version}\n".encode())
+            spec = importlib.util.find_spec(package)
+            origin = spec.origin if spec is not None else None
+            st = os.stat(origin) if origin else None
+        except (ImportError, ValueError, OSError):
+            origin, st = None, None
+        h.update(f"{package}:{origin}:{st.st_size if st else 0}:"
+                 f"{st.st_mtime_ns if st else 0}\n".encode())
     h.update(sys.version.encode())
     _fingerprint = h.hexdigest()
     return _fingerprint

@@ -202,14 +202,22 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
 
 
 def warm_up() -> None:
-    """Import what the first run needs (a persistent worker calls this before its first job)."""
-    from runner_core import engine  # noqa: F401
-    from runner_core.codegen import lower_module  # noqa: F401
+    """Import and set up what the first run needs (a persistent worker calls this before
+    its first job, while the plug-in is still collecting): the engine, the pass registry
+    (the default pipeline is part of every cache key), the dialect lowerings, the core
+    runtime and the JIT."""
+    from runner_core import cache, engine
+    from runner_core.codegen import load_dialect_lowerings
     from runner_core.ir import parse  # noqa: F401
     from runner_core.runtime.capture import capture_fds  # noqa: F401
+    from runner_core.runtime.core import core
     from runner_core.targets import host
 
-    host.native_target_machine(0)
+    cache.code_fingerprint()
+    engine.default_pipeline()
+    load_dialect_lowerings()
+    core()
+    host.warm_jit(0)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -208,6 +208,17 @@ def split_input(text: str) -> list[tuple[str, int]]:
         start = at + len(SPLIT_MARKER)
 
 
+def warm_up() -> None:
+    """Import what the first call needs (a persistent worker calls this before its first job)."""
+    from runner_core import cache
+    from runner_core.ir import parse, printing  # noqa: F401
+    from runner_core.passes import pipeline, registry
+
+    cache.code_fingerprint()
+    registry.registered_passes()
+    del pipeline
+
+
 def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
     """Contract 1 (docs/design.md): bytes in, bytes out, never raises for bad input."""
     from runner_core.toolapi import recursion_headroom

@@ -97,6 +97,12 @@ def _host_identity() -> str:
            f"{llvm.get_host_cpu_features().flatten()}|{llvm.llvm_version_info}"
 
 
+def warm_jit(opt: int = 0) -> None:
+    """Create the -O``opt`` JIT now (tens of ms), before a run waits for it."""
+    _init()
+    _lljit(opt)
+
+
 def _has_coroutines(module: llvm.ModuleRef) -> bool:
     """Coroutines (async.execute bodies) must be split even at -O0; LLVM's O0 pipeline does it."""
     return any(f.name.startswith("llvm.coro.") for f in module.functions)
