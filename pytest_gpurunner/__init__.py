@@ -2,6 +2,10 @@
 
 ``LocalConfig`` is what a conftest's ``pytest_gpurunner_local_config`` hook
 receives; ``ToolResult`` is what an embedded tool returns.
+
+PYTEST_DONT_REWRITE: pytest's marker for packages it must not assert-rewrite
+(see ``_not_rewritten``); it also keeps pytest from warning, in a second
+session of one process (pytester), that the package was imported unrewritten.
 """
 
 __version__ = "0.1.0"
