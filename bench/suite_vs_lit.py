@@ -107,8 +107,19 @@ def default_folders() -> list[Path]:
     return folders
 
 
-def count_tests(folder: Path) -> int:
-    return sum(1 for p in folder.rglob("*.mlir") if b"RUN:" in p.read_bytes())
+def test_files(folder: Path) -> list[Path]:
+    """The folder's test files now: the list every run of this invocation is given, so that
+    files still arriving in the folder (upstream's tests are fetched in place) change nothing."""
+    return sorted(p for p in folder.rglob("*.mlir") if b"RUN:" in p.read_bytes())
+
+
+def lit_filter(folders: list[Path], files: dict[Path, list[Path]]) -> str:
+    """lit's ``--filter``: exactly the frozen files (lit names a test ``suiteN :: relpath``)."""
+    import re
+
+    names = [f"suite{i} :: {p.relative_to(folder)}" for i, folder in enumerate(folders)
+             for p in files[folder]]
+    return "^(" + "|".join(re.escape(n) for n in names) + ")$"
 
 
 def load() -> str:
@@ -156,20 +167,22 @@ def parse_junit(path: Path) -> tuple[dict[str, int], list[float]]:
     return counts, times
 
 
-def run_once(mode: str, jobs: int, folders: list[Path], suites: list[Path], tmp: Path,
-             cache: Path, aliases: Path, timeout: float) -> dict:
+def run_once(mode: str, jobs: int, files: dict[Path, list[Path]], suites: list[Path],
+             tmp: Path, cache: Path, aliases: Path, timeout: float) -> dict:
     xml = tmp / f"{mode}-{jobs}-{time.monotonic_ns()}.xml"
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER")}
     env["GPURUNNER_CACHE_DIR"] = str(cache)
     if mode == "lit":
-        cmd = [sys.executable, "-c", "import sys, lit.main; sys.exit(lit.main.main())", "-q", f"-j{jobs}", f"--xunit-xml-output={xml}",
-               *map(str, suites)]
+        env["LIT_FILTER"] = lit_filter(list(files), files)
+        cmd = [sys.executable, "-c", "import sys, lit.main; sys.exit(lit.main.main())", "-q",
+               f"-j{jobs}", f"--xunit-xml-output={xml}", *map(str, suites)]
         cwd = tmp
     else:
         ini = tmp / "empty.ini"
         ini.write_text("[pytest]\n")
-        cmd = [sys.executable, "-m", "pytest", *map(str, folders), "-q", "-c", str(ini),
+        listed = [str(p) for group in files.values() for p in group]
+        cmd = [sys.executable, "-m", "pytest", *listed, "-q", "-c", str(ini),
                f"--rootdir={tmp}", "-p", "no:cacheprovider", "-p", "no:randomly",
                f"--junitxml={xml}", f"--gpurunner-tools={mode}", "--gpurunner-gpu=skip",
                f"--gpurunner-cache-dir={cache}", "--gpurunner-timeout=120"]
@@ -210,7 +223,8 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="suite-vs-lit-"))
     aliases = alias_dir(tmp)
     suites = write_lit_suites(folders, tmp, aliases)
-    ntests = sum(count_tests(f) for f in folders)
+    files = {f: test_files(f) for f in folders}
+    ntests = sum(len(v) for v in files.values())
     print(f"{len(folders)} folder(s), {ntests} test files; load {load()}", flush=True)
     runs: list[dict] = []
     for rep in range(args.repeat):
@@ -218,7 +232,7 @@ def main() -> int:
             caches = {m: Path(tempfile.mkdtemp(prefix=f"cache-{m}-", dir=tmp)) for m in modes}
             for phase in ("cold", "warm"):
                 for mode in modes:
-                    r = run_once(mode, jobs, folders, suites, tmp, caches[mode], aliases,
+                    r = run_once(mode, jobs, files, suites, tmp, caches[mode], aliases,
                                  args.timeout)
                     r["phase"], r["rep"] = phase, rep
                     runs.append(r)
