@@ -5,7 +5,6 @@ and median times.  Run: python bench/_junit_pairs.py LIT.xml PLUGIN.xml"""
 import statistics
 import sys
 import xml.etree.ElementTree as ET
-from collections import Counter
 from pathlib import PurePosixPath
 
 
