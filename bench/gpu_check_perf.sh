@@ -13,7 +13,7 @@ for run in cold warm; do
   rc=$?
   echo "$out" | tail -4
   if [ $rc -eq 0 ]; then echo "PASS integration_test/gpu $run run"; else echo "FAIL integration_test/gpu $run run (exit $rc)"; fi
-  if echo "$out" | grep -q "ran on a GPU"; then echo "PASS $run run: tests ran on the GPU"; else echo "FAIL $run run: no test ran on the GPU"; fi
+  if echo "$out" | grep -Eq "gpu tests: [1-9][0-9]* ran on a GPU"; then echo "PASS $run run: tests ran on the GPU"; else echo "FAIL $run run: no test ran on the GPU"; fi
   echo "$out" | grep 'gpurunner: caches' || echo "(no cache line)"
 done
 # cuda-python must not be imported to print the usage.
