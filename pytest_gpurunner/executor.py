@@ -101,6 +101,7 @@ class WorkerExecutor:
 
     name = "worker"
     grace = 2.0  # seconds the worker gets beyond the job timeout to report it itself
+    startup_limit = 300.0  # seconds a new worker may take to import before its first job
 
     def __init__(self, env: dict[str, str] | None = None, preload: list[str] | None = None,
                  log_dir: str | None = None):
@@ -115,6 +116,7 @@ class WorkerExecutor:
         self.busy = False  # a job was sent and its result has not come back
         self.started = 0
         self.restarts = 0
+        self.ready = False  # the worker said it finished its imports (its first message)
 
     def _start(self) -> None:
         ours, theirs = Pipe(duplex=True)
@@ -143,6 +145,7 @@ class WorkerExecutor:
         LIVE_WORKERS.add(self.proc.pid)
         self.conn, self.lifeline = ours, life_w
         self.started += 1
+        self.ready = False
 
     def prestart(self) -> None:
         """Start the worker now, before the first job: its imports (xDSL, the code
@@ -229,12 +232,21 @@ class WorkerExecutor:
             self._start()
         log_offset = self._log_size()
         started = time.monotonic()
-        deadline = started + job.timeout + self.grace if job.timeout else None
+        deadline = None
         current = "before its first command"
         lineno = None
         pid = self.proc.pid
         try:
             self.busy = True
+            if not self.ready:
+                # Its imports (warm_up) are not the test's time: the timeout starts after them.
+                if not self.conn.poll(self.startup_limit):
+                    current = f"its start-up (no answer in {self.startup_limit:g} s)"
+                    raise TimeoutError
+                self.conn.recv()
+                self.ready = True
+                started = time.monotonic()
+            deadline = started + job.timeout + self.grace if job.timeout else None
             self.conn.send_bytes(payload)
             while True:
                 wait = None if deadline is None else max(0.0, deadline - time.monotonic())

@@ -43,6 +43,7 @@ def main(argv: list[str]) -> int:
                 warm_up()
         except Exception:
             pass
+    conn.send(("ready",))  # the parent starts the first job's clock from here
     while True:
         try:
             payload = conn.recv_bytes()
