@@ -30,6 +30,27 @@ gpurunner_embedded_tools =
 """
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The suite's runs cache (runner_core.cache) in a directory of their own, never the
+    user's: a test's verdict must not depend on what ran on this machine before."""
+    import os
+    import tempfile
+
+    if "GPURUNNER_CACHE_DIR" not in os.environ and not hasattr(config, "workerinput"):
+        os.environ["GPURUNNER_CACHE_DIR"] = tempfile.mkdtemp(prefix="gpurunner-test-cache-")
+        config._gpurunner_test_cache = os.environ["GPURUNNER_CACHE_DIR"]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    import os
+    import shutil
+
+    made = getattr(config, "_gpurunner_test_cache", None)
+    if made:
+        shutil.rmtree(made, ignore_errors=True)
+        os.environ.pop("GPURUNNER_CACHE_DIR", None)
+
+
 @pytest.fixture
 def ini(pytester: pytest.Pytester):
     """Write the project's ini: the fake tools plus ``body`` (ini lines, any indentation)."""

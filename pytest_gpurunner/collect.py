@@ -77,6 +77,8 @@ class MlirItem(pytest.Item):
         self.kind = gating.classify(self.path, settings.rootdir, texts, names, requires_gpu,
                                     settings.integration_paths, settings.runner_tools)
         self.add_marker("integration" if self.kind.integration else "unit")
+        if self.kind.integration and not self.local.unsupported:
+            self.state.prestart_worker()
         if self.kind.gpu:
             self.add_marker("gpu")
 
@@ -171,6 +173,9 @@ class MlirItem(pytest.Item):
             self.user_properties.append(("gpurunner_attempts", attempts))
         if result.stages:
             self.user_properties.append(("gpurunner_stages", _stage_names(result)))
+            lookups = _cache_lookups(result)
+            if lookups:
+                self.user_properties.append(("gpurunner_cache", lookups))
         if result.status == "pass":
             self._verbose_section(result)
             self._cleanup()
@@ -323,12 +328,25 @@ class MlirItem(pytest.Item):
         return self.path, first - 1, self.name
 
 
+def _cache_lookups(result: JobResult) -> dict[str, list[int]]:
+    """The embedded tools' cache lookups (``runner_core.cache``): kind -> [hits, misses]."""
+    total: dict[str, list[int]] = {}
+    for stage in result.stages:
+        for kind, (hits, misses) in (stage.info.get("cache") or {}).items():
+            entry = total.setdefault(kind, [0, 0])
+            entry[0] += hits
+            entry[1] += misses
+    return total
+
+
 def _stage_names(result: JobResult) -> str:
     """``RUN@3: mlir-opt[embedded 3.1ms] | FileCheck[embedded 0.2ms]`` per RUN line."""
     rows: dict[int, str] = {}
     for stage in result.stages:
         label = os.path.basename(stage.argv[0]) if stage.argv else "?"
-        text = f"{label}[{stage.kind} {stage.duration * 1000:.1f}ms]"
+        cached = stage.info.get("cache") or {}
+        hit = " cached" if cached and all(m == 0 for _, m in cached.values()) else ""
+        text = f"{label}[{stage.kind} {stage.duration * 1000:.1f}ms{hit}]"
         if stage.lineno in rows:
             text = rows[stage.lineno] + (" | " if stage.index else " ; ") + text
         rows[stage.lineno] = text

@@ -101,6 +101,7 @@ class WorkerExecutor:
 
     name = "worker"
     grace = 2.0  # seconds the worker gets beyond the job timeout to report it itself
+    startup_limit = 300.0  # seconds a new worker may take to import before its first job
 
     def __init__(self, env: dict[str, str] | None = None, preload: list[str] | None = None,
                  log_dir: str | None = None):
@@ -115,6 +116,7 @@ class WorkerExecutor:
         self.busy = False  # a job was sent and its result has not come back
         self.started = 0
         self.restarts = 0
+        self.ready = False  # the worker said it finished its imports (its first message)
 
     def _start(self) -> None:
         ours, theirs = Pipe(duplex=True)
@@ -143,6 +145,27 @@ class WorkerExecutor:
         LIVE_WORKERS.add(self.proc.pid)
         self.conn, self.lifeline = ours, life_w
         self.started += 1
+        self.ready = False
+
+    def prestart(self) -> None:
+        """Start the worker now, before the first job: its imports (xDSL, the code
+        generator, llvmlite: most of a second) then overlap pytest's collection, or
+        the report of the test whose worker just died.  A start that fails here is
+        retried, and reported, by the next :meth:`run`."""
+        if self.proc is not None and self.proc.poll() is None:
+            return
+        if self.proc is not None:
+            self._discard()
+            self.restarts += 1
+        try:
+            self._start()
+        except OSError:
+            self.proc = None
+
+    def _replace(self) -> None:
+        """After a crash, a timeout or a restart request: the next worker starts at once."""
+        self.restarts += 1
+        self.prestart()
 
     def _log_tail(self, offset: int, limit: int = 4000) -> str:
         if not self.log_path:
@@ -209,12 +232,21 @@ class WorkerExecutor:
             self._start()
         log_offset = self._log_size()
         started = time.monotonic()
-        deadline = started + job.timeout + self.grace if job.timeout else None
+        deadline = None
         current = "before its first command"
         lineno = None
         pid = self.proc.pid
         try:
             self.busy = True
+            if not self.ready:
+                # Its imports (warm_up) are not the test's time: the timeout starts after them.
+                if not self.conn.poll(self.startup_limit):
+                    current = f"its start-up (no answer in {self.startup_limit:g} s)"
+                    raise TimeoutError
+                self.conn.recv()
+                self.ready = True
+                started = time.monotonic()
+            deadline = started + job.timeout + self.grace if job.timeout else None
             self.conn.send_bytes(payload)
             while True:
                 wait = None if deadline is None else max(0.0, deadline - time.monotonic())
@@ -231,15 +263,17 @@ class WorkerExecutor:
                 if result.status == "timeout":
                     # Interrupted code may have left the process in any state: replace it.
                     self._discard()
+                    self._replace()
                 elif result.restart_reason or any(
                         s.info.get("restart_process") for s in result.stages):
                     # A tool says the process cannot run more programs (a sticky CUDA
                     # error, runner_core.toolapi): the next job gets a fresh worker.
                     self._discard()
-                    self.restarts += 1
+                    self._replace()
                 return result
         except TimeoutError:
             self._discard()
+            self._replace()
             return JobResult(
                 "timeout", 124, [],
                 f"{job.timed_out()}; worker process {pid} killed while running {current}",
@@ -255,6 +289,7 @@ class WorkerExecutor:
                 message += f"\n(worker log kept: {kept})"
             if isinstance(err, OSError) and not isinstance(err, EOFError):
                 message += f"\n(pipe error: {err})"
+            self._replace()
             return JobResult("crash", status if isinstance(status, int) else -1, [], message,
                              lineno, time.monotonic() - started, self.name)
         except BaseException:

@@ -108,13 +108,49 @@ def filecheck_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: s
         result = fallback_filecheck(found.reason, argv, stdin, env, cwd)
         result.info["filecheck"] = found.describe()
         return result
+    from runner_core import cache
+
+    info: dict = {"filecheck": found.describe()}
+    before = cache.counters()
+    key = _cache_key(found, argv, stdin, env, cwd)
+    hit = cache.get_json("filecheck", env, key) if key else None
+    if isinstance(hit, list) and len(hit) == 3:
+        info["cache"] = cache.delta(before)
+        return ToolResult(int(hit[0]), hit[1].encode("latin-1"), hit[2].encode("latin-1"), info)
     # argv[0] stays the name on the RUN line: LLVM prints it in command-line errors.
     # It dies with this process (lifeline), like every child of the plug-in.
     proc = subprocess.run([argv[0], *argv[1:]], executable=found.path, input=stdin,
                           capture_output=True, cwd=cwd, env=dict(env),
                           preexec_fn=lifeline.child_setup(os.getpid()))
-    return ToolResult(proc.returncode, proc.stdout, proc.stderr,
-                      {"filecheck": found.describe()})
+    if key and proc.returncode in (0, 1, 2):  # a signal is no answer to keep
+        cache.put_json("filecheck", env, key, [proc.returncode, proc.stdout.decode("latin-1"),
+                                               proc.stderr.decode("latin-1")])
+    info["cache"] = cache.delta(before)
+    return ToolResult(proc.returncode, proc.stdout, proc.stderr, info)
+
+
+def _cache_key(found: Binary, argv: list[str], stdin: bytes, env: Mapping[str, str],
+               cwd: str) -> str | None:
+    """FileCheck's answer depends on its command line, its input, ``FILECHECK_OPTS`` and
+    the files it reads, which its command line names (the check file, ``--input-file``):
+    every argument, or value after ``=``, that names a file here adds that file's
+    content.  None (not cached) when such a file cannot be read."""
+    from runner_core import cache
+
+    parts: list[bytes | str] = [found.path, found.version, repr(list(argv)),
+                                env.get("FILECHECK_OPTS", ""), stdin]
+    for arg in argv[1:]:
+        for word in {arg, arg.partition("=")[2]}:
+            if not word:
+                continue
+            path = word if os.path.isabs(word) else os.path.join(cwd, word)
+            if os.path.isfile(path):
+                try:
+                    with open(path, "rb") as fh:
+                        parts += [path, fh.read()]
+                except OSError:
+                    return None
+    return cache.make_key("filecheck", parts)
 
 
 filecheck_tool.describe = describe  # read by tools.describe_table for the report header

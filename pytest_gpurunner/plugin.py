@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from . import gating, hooks, interrupts, lifeline, script, settings, tools
+from . import gating, hooks, interrupts, lifeline, prestart, script, settings, tools
 from .collect import MlirFile
 from .session import STATE, SessionState, state_of
 
@@ -64,6 +64,20 @@ def pytest_configure(config: pytest.Config) -> None:
                                                   workerinput.get("workerid", "gw"))
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(), "gpurunner-xdist")
+    _prestart(config, state)
+
+
+def _prestart(config: pytest.Config, state: SessionState) -> None:
+    """Start the worker now when this process will run integration tests (``prestart``)."""
+    numprocesses = getattr(config.option, "numprocesses", None)
+    if numprocesses and not hasattr(config, "workerinput"):
+        return  # an xdist controller: its workers run the tests
+    s = state.settings
+    paths = [Path(str(arg).split("::", 1)[0]) for arg in config.args]
+    paths = [p if p.is_absolute() else config.invocation_params.dir / p for p in paths]
+    if prestart.wants_worker(paths, s.rootdir, s.integration_paths, s.runner_tools,
+                             s.suffixes):
+        state.prestart_worker()
 
 
 def _pin_xdist_worker(config: pytest.Config) -> str | None:
@@ -210,6 +224,7 @@ class _Reporter:
         # (nodeid, what) for tests whose recorded lowerings reached FileCheck (recorded.py)
         self.real_tools: list[tuple[str, str]] = []
         self.kept: list[str] = []  # what xdist workers kept in their temporary roots
+        self.cache: dict[str, list[int]] = {}  # runner_core.cache lookups: kind -> [hits, misses]
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -223,6 +238,10 @@ class _Reporter:
         where = props.get("gpurunner_gpu")
         if where in self.state.gpu_counts:
             self.state.gpu_counts[where] += 1
+        for kind, (hits, misses) in (props.get("gpurunner_cache") or {}).items():
+            entry = self.cache.setdefault(kind, [0, 0])
+            entry[0] += hits
+            entry[1] += misses
         stages = props.get("gpurunner_stages")
         if stages and self.config.get_verbosity() >= 1:
             reporter = self.config.pluginmanager.get_plugin("terminalreporter")
@@ -254,6 +273,11 @@ class _Reporter:
             terminalreporter.write_line(f"gpurunner: {line}")
         for nodeid, what in self.real_tools:
             terminalreporter.write_line(f"gpurunner: {nodeid}: {what}")
+        if self.cache and self.config.get_verbosity() >= 1:
+            terminalreporter.write_line(
+                "gpurunner: caches (hits/lookups): " + ", ".join(
+                    f"{kind} {h}/{h + m} ({100 * h / (h + m):.0f}%)"
+                    for kind, (h, m) in sorted(self.cache.items()) if h + m))
         counts = self.state.gpu_counts
         if not any(counts.values()):
             return

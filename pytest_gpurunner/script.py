@@ -245,7 +245,7 @@ def _unknown_names(command: str) -> list[str]:
 
     walk(tree)
     for word in words:
-        if not isinstance(word, str) or any(c.isspace() for c in word):
+        if not isinstance(word, str) or "%" not in word or any(c.isspace() for c in word):
             continue
         for match in _NAMED.finditer(word):
             name = match.group(1)
@@ -277,9 +277,11 @@ def expand(
             if isinstance(d, _runner.CommandDirective) else d
             for d in test.script
         ]
-        probes = _runner.applySubstitutions(
-            probe_script, list(substitutions), conditions, recursion_limit=recursion_limit
-        )
+        probes = commands if all(  # without %% the probe is the command itself
+            getattr(d, "command", "") == getattr(p, "command", "")
+            for d, p in zip(test.script, probe_script, strict=True)) else \
+            _runner.applySubstitutions(probe_script, list(substitutions), conditions,
+                                       recursion_limit=recursion_limit)
     except ValueError as err:
         raise ScriptError(f"substitution failed: {err}") from None
     lines: list[RunLine] = []

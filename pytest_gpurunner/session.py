@@ -59,6 +59,15 @@ class SessionState:
             self._worker = WorkerExecutor(preload=preload, log_dir=str(self.tmp_base()))
         return self._worker
 
+    def prestart_worker(self) -> None:
+        """Collection found an integration test: start the worker now, so that its
+        imports run while pytest goes on collecting (on another core)."""
+        if self._closed or getattr(self.config.option, "collectonly", False):
+            return
+        executor = self.executor_for(True)
+        if isinstance(executor, WorkerExecutor):
+            executor.prestart()
+
     def worker_pid_dir(self) -> Path:
         """xdist controller: the directory its workers announce their pids in."""
         if self.interrupts.worker_pids is None:

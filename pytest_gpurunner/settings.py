@@ -78,8 +78,9 @@ def add_options(parser: pytest.Parser) -> None:
                     help="CUDA device (among the visible ones) GPU tests run on, passed to the "
                          "runner as GPURUNNER_DEVICE")
     group.addoption("--gpurunner-cache-dir", default=None, metavar="DIR",
-                    help="directory of the compiled GPU kernel cache, passed to the runner as "
-                         "GPURUNNER_CACHE_DIR (an empty value disables the cache)")
+                    help="directory of the compiled GPU kernels and of the embedded tools' "
+                         "content-keyed results, passed to the tools as GPURUNNER_CACHE_DIR "
+                         "(an empty value disables the caches)")
     group.addoption("--gpurunner-bounds-check", action="store_true", default=None,
                     help="embedded runner: check every memref access at run time (passed as "
                          "GPURUNNER_BOUNDS_CHECK=1; ini gpurunner_bounds_check)")

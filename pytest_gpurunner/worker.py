@@ -36,9 +36,14 @@ def main(argv: list[str]) -> int:
         # optional package) is the business of the test that runs it: the tool table
         # says why there (or falls back to an executable in auto mode).
         try:
-            importlib.import_module(module)
+            warm_up = getattr(importlib.import_module(module), "warm_up", None)
+            # A tool module may name what its first call would import (the engine,
+            # xDSL, llvmlite): done now, while the parent is still collecting.
+            if callable(warm_up):
+                warm_up()
         except Exception:
             pass
+    conn.send(("ready",))  # the parent starts the first job's clock from here
     while True:
         try:
             payload = conn.recv_bytes()

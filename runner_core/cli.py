@@ -70,7 +70,7 @@ _FLAG_OPTS = {"print-pipeline", "print-llvm-ir", "bounds-check", "dump-object-fi
 
 def parse_args(argv: list[str]):
     """``argv`` (without the program name) -> (RunOptions, input path or None, flags)."""
-    from runner_core.engine import RunOptions
+    from runner_core.options import RunOptions
 
     prog = "gpurunner"
     opts = RunOptions()
@@ -154,9 +154,6 @@ def _read_input(path: str | None, stdin: bytes, cwd: str) -> tuple[str, str]:
 
 def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
     """The embedded tool (contract 1)."""
-    from runner_core import engine
-    from runner_core.runtime.capture import capture_fds
-
     prog = os.path.basename(argv[0]) if argv else "gpurunner"
     try:
         opts, path, flags = parse_args(list(argv[1:]))
@@ -164,6 +161,11 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
         return ToolResult(1, b"", (str(err) + "\n").encode())
     if flags & {"help", "h"}:
         return ToolResult(0, USAGE.format(prog=prog).encode(), b"")
+    # Imported only now: the engine pulls in xDSL and llvmlite (~0.7 s), which --help
+    # and a bad command line do without.
+    from runner_core import engine
+    from runner_core.runtime.capture import capture_fds
+
     opts.env = dict(env)
     opts.cwd = cwd
     from runner_core.passes.legality import STRICT_RUNNERS
@@ -200,6 +202,8 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
     if outcome is not None:
         stdout += outcome.result_text.encode()
         info = {"backend": outcome.backend, "timings": outcome.timings}
+        if outcome.cache:
+            info["cache"] = outcome.cache
     if error:
         stderr += (error.rstrip("\n") + "\n").encode()
     from runner_core.toolapi import process_unusable
@@ -220,6 +224,26 @@ def _check_explicit_module(text: str) -> None:
     if m is None or m.group(1).strip('"') not in ("module", "builtin.module"):
         raise RunnerError("Error: top-level op must be a symbol table.\n"
                           "could not parse the input IR")
+
+
+def warm_up() -> None:
+    """Import and set up what the first run needs (a persistent worker calls this before
+    its first job, while the plug-in is still collecting): the engine, the pass registry
+    (the default pipeline is part of every cache key), the dialect lowerings, the core
+    runtime and the JIT."""
+    from runner_core import cache, engine
+    from runner_core.codegen.lowerings import table_for
+    from runner_core.codegen.target import host_target
+    from runner_core.ir import parse  # noqa: F401
+    from runner_core.runtime.capture import capture_fds  # noqa: F401
+    from runner_core.runtime.core import core
+    from runner_core.targets import host
+
+    cache.code_fingerprint()
+    engine.default_pipeline()
+    table_for(host_target().name)
+    core()
+    host.warm_jit(0)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,6 +31,7 @@ import llvmlite.ir as ir
 
 from runner_core.backends import Backend, cpu, cuda
 from runner_core.errors import ExecutionError, RunnerError, UnsupportedError, format_diagnostic
+from runner_core.options import RunOptions  # noqa: F401 - re-exported: callers import it here
 
 ENTRY_RESULTS = ("void", "i32", "i64", "f32")
 ENTRY_THUNK = "_gpurunner_entry"
@@ -54,29 +55,6 @@ LEGACY_SYMBOLS["print_flops"] = "printFlops"
 
 
 @dataclass
-class RunOptions:
-    """What the command line (or an in-process caller) asks of one run."""
-
-    entry: str = "main"
-    entry_result: str = "f32"
-    opt_level: int = 0
-    shared_libs: list[str] = field(default_factory=list)
-    backend: str | None = None  # None: GPURUNNER_BACKEND from env, else "auto"
-    pass_pipeline: str | None = None  # None: the default pipeline
-    filename: str = "<stdin>"
-    cwd: str = "."
-    env: Mapping[str, str] = field(default_factory=dict)
-    print_llvm_ir: bool = False
-    bounds_check: bool = False  # also GPURUNNER_BOUNDS_CHECK=1 in env
-    object_file: str | None = None  # -dump-object-file: where the object code goes
-    # LLVM command-line options given (-enable-matrix, ...): name -> value.
-    llvm_cl: dict[str, str] = field(default_factory=dict)
-    # Accept only what LLVM 22's mlir-runner would after the recorded lowering passes
-    # (runner_core.passes.legality); set for the names mlir-runner / mlir-cpu-runner.
-    strict: bool = False
-
-
-@dataclass
 class RunOutcome:
     """Result of a successful run (program output is captured by the caller)."""
 
@@ -86,6 +64,8 @@ class RunOutcome:
     # The run's environment (contract 3): providers read GPURUNNER_DEVICE,
     # CUDA_VISIBLE_DEVICES and GPURUNNER_CACHE_DIR from it in start_run.
     env: Mapping[str, str] = field(default_factory=dict)
+    # runner_core.cache lookups of this run: kind -> [hits, misses].
+    cache: dict = field(default_factory=dict)
 
 
 # ----------------------------------------------------------------- backends
@@ -307,27 +287,33 @@ def _raise_bounds_violation() -> None:
         raise ExecutionError(message)
 
 
-def run_program(text: str, opts: RunOptions) -> RunOutcome:
-    """Parse, prepare, compile and run ``text``; raises RunnerError on failure."""
+# Programs whose code generation depends on more than their text and options (GPU
+# kernels are compiled for the device found at run time), or reaches into the process.
+_NOT_CACHED = ("gpu.module", "gpu.binary")
+
+
+def _frontend_key(text: str, opts: RunOptions, pipeline: str, backend: Backend,
+                  check_bounds: bool) -> str | None:
+    """The ``frontend`` cache key of a run (``runner_core.cache``), or None: not cached."""
+    if check_bounds or opts.print_llvm_ir or any(word in text for word in _NOT_CACHED):
+        return None
+    from runner_core import cache
+
+    options = repr((opts.entry, opts.entry_result, opts.opt_level, sorted(opts.llvm_cl.items()),
+                    backend.name, pipeline, opts.strict))
+    return cache.make_key("frontend", [options, opts.filename, text])
+
+
+def _front_end(text: str, opts: RunOptions, pipeline: str, backend: Backend,
+               check_bounds: bool, timings: dict, t0: float) -> tuple[str, list[str]]:
+    """Parse, prepare and lower ``text``: (LLVM IR with the entry thunk, external symbols)."""
     from runner_core.codegen import bounds, lower_module
     from runner_core.codegen.target import host_target
-    from runner_core.runtime.core import core
-    from runner_core.runtime.registry import resolve_shared_libs
-    from runner_core.targets.host import compile_ir
 
-    if opts.entry_result not in ENTRY_RESULTS:
-        raise RunnerError("Error: unsupported function type")
-    t0 = time.perf_counter()
-    timings: dict[str, float] = {}
-    backend = select_backend(opts.backend, opts.env)
-    check_bounds = bounds.requested(opts.bounds_check, opts.env)
-    libraries = resolve_shared_libs(opts.shared_libs, cwd=opts.cwd,
-                                    gpu_runtime=backend.runtime_provider())
     module = parse(text, opts.filename, strict=opts.strict)
     timings["parse"] = time.perf_counter() - t0
     t = time.perf_counter()
-    run_passes(module, opts.pass_pipeline if opts.pass_pipeline is not None
-               else default_pipeline())
+    run_passes(module, pipeline)
     timings["passes"] = time.perf_counter() - t
     t = time.perf_counter()
     try:
@@ -341,10 +327,43 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     info = check_entry(ctx, opts.entry, opts.entry_result)
     add_entry_thunk(llmod, info, opts.entry_result)
     timings["codegen"] = time.perf_counter() - t
-    the_core = core()
     ir_text = str(llmod)
-    found, missing = resolve_symbols(external_symbols(llmod, ir_text), libraries,
-                                     the_core.symbols)
+    return ir_text, external_symbols(llmod, ir_text)
+
+
+def run_program(text: str, opts: RunOptions) -> RunOutcome:
+    """Parse, prepare, compile and run ``text``; raises RunnerError on failure.
+
+    The front end's product (LLVM IR) and the JIT's (an object image) come from
+    ``runner_core.cache`` when the same program ran before with the same options."""
+    from runner_core import cache
+    from runner_core.codegen import bounds
+    from runner_core.runtime.core import core
+    from runner_core.runtime.registry import resolve_shared_libs
+    from runner_core.targets.host import compile_ir
+
+    if opts.entry_result not in ENTRY_RESULTS:
+        raise RunnerError("Error: unsupported function type")
+    t0 = time.perf_counter()
+    timings: dict[str, float] = {}
+    backend = select_backend(opts.backend, opts.env)
+    check_bounds = bounds.requested(opts.bounds_check, opts.env)
+    libraries = resolve_shared_libs(opts.shared_libs, cwd=opts.cwd,
+                                    gpu_runtime=backend.runtime_provider())
+    before = cache.counters()
+    pipeline = opts.pass_pipeline if opts.pass_pipeline is not None else default_pipeline()
+    key = _frontend_key(text, opts, pipeline, backend, check_bounds)
+    hit = cache.get_json("frontend", opts.env, key) if key else None
+    if isinstance(hit, dict) and isinstance(hit.get("ir"), str):
+        ir_text, externals = hit["ir"], list(hit.get("externals", []))
+        timings["frontend_cached"] = time.perf_counter() - t0
+    else:
+        ir_text, externals = _front_end(text, opts, pipeline, backend, check_bounds, timings,
+                                        t0)
+        if key:
+            cache.put_json("frontend", opts.env, key, {"ir": ir_text, "externals": externals})
+    the_core = core()
+    found, missing = resolve_symbols(externals, libraries, the_core.symbols)
     if opts.print_llvm_ir:
         from runner_core.runtime.cstdio import flush_all, write_stderr
 
@@ -358,9 +377,10 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
         write_object(ir_text, os.path.join(opts.cwd, opts.object_file), opt=opts.opt_level)
     t = time.perf_counter()
     lib = compile_ir(ir_text, opt=opts.opt_level, exports=[ENTRY_THUNK], imports=found,
-                     name=os.path.basename(opts.filename) or "program")
+                     name=os.path.basename(opts.filename) or "program", cache_env=opts.env)
     timings["jit"] = time.perf_counter() - t
     outcome = RunOutcome(backend=backend.name, timings=timings, env=opts.env)
+    outcome.cache = cache.delta(before)
     providers = [getattr(x, "provider", None) for x in libraries]
     providers = [p for p in providers if p is not None]
     slot = {"i32": ctypes.c_int32, "i64": ctypes.c_int64, "f32": ctypes.c_float,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from runner_core.errors import RunnerError
 from runner_core.toolapi import ToolResult
@@ -227,6 +227,17 @@ def split_input(text: str) -> list[tuple[str, int]]:
         start = at + len(SPLIT_MARKER)
 
 
+def warm_up() -> None:
+    """Import what the first call needs (a persistent worker calls this before its first job)."""
+    from runner_core import cache
+    from runner_core.ir import parse, printing  # noqa: F401
+    from runner_core.passes import pipeline, registry
+
+    cache.code_fingerprint()
+    registry.registered_passes()
+    del pipeline
+
+
 def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
     """Contract 1 (docs/design.md): bytes in, bytes out, never raises for bad input."""
     from runner_core.toolapi import recursion_headroom
@@ -235,8 +246,44 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
         return _tool_main(argv, stdin, env, cwd)
 
 
+def _compute(text: str, filename: str, o: Options, spec, env: Mapping[str, str],
+             info: dict) -> tuple[int, str | None, str]:
+    """(exit code, output or None, diagnostics) for one input: from the cache
+    (``runner_core.cache``, keyed by the text, its file name and every option but
+    the input and output paths) or computed and kept."""
+    from runner_core import cache
+
+    before = cache.counters()
+    key = cache.make_key("opt", [repr(replace(o, inputs=[], output=None)), filename, text])
+    hit = cache.get_json("opt", env, key)
+    if isinstance(hit, list) and len(hit) == 3:
+        info["cache"] = cache.delta(before)
+        return int(hit[0]), hit[1], str(hit[2])
+    err: list[str] = []
+    try:
+        if o.split_input:
+            outs = []
+            failed = False
+            for chunk, offset in split_input(text):
+                try:
+                    outs.append(_process("\n" * offset + chunk, filename, o, spec, err))
+                except RunnerError as e:
+                    err.append(str(e) + "\n")
+                    failed = True
+            answer = [1 if failed else 0, (SPLIT_MARKER + "\n").join(outs), "".join(err)]
+        else:
+            answer = [0, _process(text, filename, o, spec, err), "".join(err)]
+    except RunnerError as e:
+        err.append(str(e) + "\n")
+        answer = [getattr(e, "exit_code", 1), None, "".join(err)]
+    cache.put_json("opt", env, key, answer)
+    info["cache"] = cache.delta(before)
+    return answer[0], answer[1], answer[2]
+
+
 def _tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
     err: list[str] = []
+    info: dict = {}
     try:
         o = _parse_args(argv[1:])
         if o.help:
@@ -256,20 +303,12 @@ def _tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) 
                 raise UsageError(f"error: could not open input file '{src}': "
                                  f"{e.strerror}") from None
             filename = src
-        if o.split_input:
-            outs = []
-            failed = False
-            for chunk, offset in split_input(text):
-                try:
-                    outs.append(_process("\n" * offset + chunk, filename, o, spec, err))
-                except RunnerError as e:
-                    err.append(str(e) + "\n")
-                    failed = True
-            out = (SPLIT_MARKER + "\n").join(outs)
-            if failed:  # like mlir-opt: the chunks that worked are still printed
-                return ToolResult(1, out.encode(), "".join(err).encode())
-        else:
-            out = _process(text, filename, o, spec, err)
+        code, out, errors = _compute(text, filename, o, spec, env, info)
+        err.append(errors)
+        if out is None:
+            return ToolResult(code, b"", "".join(err).encode(), info)
+        if code:  # like mlir-opt: the chunks that worked are still printed
+            return ToolResult(code, out.encode(), "".join(err).encode(), info)
         if o.output is not None and o.output != "-":
             path = o.output if os.path.isabs(o.output) else os.path.join(cwd, o.output)
             try:
@@ -277,8 +316,8 @@ def _tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) 
                     f.write(out)
             except OSError as e:
                 raise UsageError(f"error: could not write '{o.output}': {e.strerror}") from None
-            return ToolResult(0, b"", "".join(err).encode())
-        return ToolResult(0, out.encode(), "".join(err).encode())
+            return ToolResult(0, b"", "".join(err).encode(), info)
+        return ToolResult(0, out.encode(), "".join(err).encode(), info)
     except RunnerError as e:
         err.append(str(e) + "\n")
         return ToolResult(getattr(e, "exit_code", 1), b"", "".join(err).encode())

@@ -78,6 +78,30 @@ def _lljit(opt: int):
     return jit
 
 
+_objects: dict[int, llvm.TargetMachine] = {}
+
+
+def _object_machine(opt: int) -> llvm.TargetMachine:
+    """The machine that makes cached object images: configured like the JIT's own."""
+    with _lock:
+        tm = _objects.get(opt)
+        if tm is None:
+            tm = _objects[opt] = _new_host_machine(opt)
+        return tm
+
+
+def _host_identity() -> str:
+    """What machine code depends on besides the IR: the CPU, its features, LLVM's version."""
+    return f"{llvm.get_process_triple()}|{llvm.get_host_cpu_name()}|" \
+           f"{llvm.get_host_cpu_features().flatten()}|{llvm.llvm_version_info}"
+
+
+def warm_jit(opt: int = 0) -> None:
+    """Create the -O``opt`` JIT now (tens of ms), before a run waits for it."""
+    _init()
+    _lljit(opt)
+
+
 def _has_coroutines(module: llvm.ModuleRef) -> bool:
     """Coroutines (async.execute bodies) must be split even at -O0; LLVM's O0 pipeline does it."""
     return any(f.name.startswith("llvm.coro.") for f in module.functions)
@@ -123,20 +147,40 @@ def parse_ir(text: str, name: str = "module") -> llvm.ModuleRef:
 
 def compile_ir(text_or_module, *, opt: int = 0, exports: Iterable[str] = (),
                imports: Mapping[str, int] | None = None, name: str = "module",
-               link_process: bool = True) -> JITLibrary:
+               link_process: bool = True,
+               cache_env: Mapping[str, str] | None = None) -> JITLibrary:
     """Optimise (at -O``opt``), compile and link LLVM IR; return the exported addresses.
 
     ``imports`` maps external symbol names to addresses (runtime providers,
-    real shared libraries).  With ``link_process`` the process's own symbols
+    real shared libraries).  With ``cache_env`` (a run's environment) the object
+    code is kept in, and taken from, ``runner_core.cache`` (kind ``object``).  With ``link_process`` the process's own symbols
     (libc, libm) satisfy whatever ``imports`` does not.
     """
     _init()
-    if isinstance(text_or_module, llvm.ModuleRef):
-        mod = text_or_module
+    key = None
+    image = None
+    if cache_env is not None and not isinstance(text_or_module, llvm.ModuleRef):
+        from runner_core import cache
+
+        key = cache.make_key("object", [str(opt), _host_identity(), str(text_or_module)])
+        image = cache.STORES["object"].get(cache_env, key)
+    builder = llvm.JITLibraryBuilder()
+    if image is not None:
+        builder.add_object_img(image)
     else:
-        mod = parse_ir(str(text_or_module), name)
-    optimize(mod, opt)
-    builder = llvm.JITLibraryBuilder().add_ir(str(mod))
+        if isinstance(text_or_module, llvm.ModuleRef):
+            mod = text_or_module
+        else:
+            mod = parse_ir(str(text_or_module), name)
+        optimize(mod, opt)
+        if key is not None:
+            # The JIT's own compile of the IR, done here so the image can be kept: the
+            # same target machine settings as the JIT's (host CPU and features, -O level).
+            image = _object_machine(opt).emit_object(mod)
+            cache.STORES["object"].put(cache_env, key, image)
+            builder.add_object_img(image)
+        else:
+            builder.add_ir(str(mod))
     if link_process:
         builder.add_current_process()
     for sym, addr in (imports or {}).items():

@@ -1,0 +1,207 @@
+"""What the embedded tools compute, kept on disk under a key of everything it depends on.
+
+A test suite runs the same programs through the same front end run after run;
+most of a warm test's time was xDSL parsing text whose result has not changed
+(``bench/results/suite-vs-lit-*.md``).  Three results are kept, one directory
+(and one :class:`Store`) each:
+
+* ``opt``: ``mlir-opt``'s whole answer (exit code, output, diagnostics) for one
+  input text, file name and set of options;
+* ``frontend``: the runner's LLVM IR for one program text and the options that
+  shape its code (pipeline, backend, -O level, LLVM options, entry point);
+* ``object``: the machine code the JIT makes of one LLVM IR text (llvmlite's
+  object image, linked like the IR would have been);
+* ``filecheck``: LLVM FileCheck's answer for one check file, input and command
+  line (the plug-in's embedded FileCheck, ``pytest_gpurunner/llvm_filecheck.py``).
+
+Every key also holds :func:`code_fingerprint`: the runner's own source files
+(name, size, modification time), where xDSL and llvmlite are installed (and
+when), and Python's version,
+so that a change of the code generator, the printer or a pass is a miss, never
+a stale answer.  Values are JSON or raw bytes (a cache directory shared between
+users must not be able to run code in the reader, as a pickle could).
+
+Where: ``GPURUNNER_CACHE_DIR`` from the tool's environment (the plug-in's
+``--gpurunner-cache-dir`` sets it; the compiled GPU kernels live there too),
+else ``$XDG_CACHE_HOME/pytest-gpurunner`` (or ``~/.cache/...``); an empty
+value turns every cache off, including the in-process layer (what a
+cold-latency measurement wants).  Writes are atomic (temporary file + rename):
+concurrent workers at worst compute the same entry twice.  An unreadable or
+corrupt entry is a miss.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+
+FORMAT_VERSION = "1"
+ENV_VAR = "GPURUNNER_CACHE_DIR"
+KINDS = ("opt", "frontend", "object", "filecheck")
+_MEMORY_ENTRIES = 256  # per kind, in this process
+
+_lock = threading.Lock()
+_fingerprint: str | None = None
+
+
+def base_directory(env: Mapping[str, str] | None = None) -> str | None:
+    """The cache root a run with ``env`` uses; ``None`` when caching is off."""
+    env = os.environ if env is None else env
+    if ENV_VAR in env:
+        value = env[ENV_VAR].strip()
+        return os.path.abspath(os.path.expanduser(value)) if value else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "pytest-gpurunner")
+
+
+def code_fingerprint() -> str:
+    """A digest of the runner's source files and the libraries that shape its output."""
+    global _fingerprint
+    if _fingerprint is not None:
+        return _fingerprint
+    h = hashlib.sha256()
+    root = os.path.dirname(os.path.abspath(__file__))
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(filenames):
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(dirpath, name)
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            h.update(f"{os.path.relpath(path, root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    import importlib.util
+
+    for package in ("xdsl", "llvmlite"):
+        # Where the installed package is and when it was installed, without importing it
+        # (a FileCheck in process needs no xDSL): a new version is new files.
+        try:
+            spec = importlib.util.find_spec(package)
+            origin = spec.origin if spec is not None else None
+            st = os.stat(origin) if origin else None
+        except (ImportError, ValueError, OSError):
+            origin, st = None, None
+        h.update(f"{package}:{origin}:{st.st_size if st else 0}:"
+                 f"{st.st_mtime_ns if st else 0}\n".encode())
+    h.update(sys.version.encode())
+    _fingerprint = h.hexdigest()
+    return _fingerprint
+
+
+def make_key(kind: str, parts: Iterable[bytes | str]) -> str:
+    """A hex digest over the format, the kind, the code and ``parts`` (length-prefixed)."""
+    h = hashlib.sha256()
+    for p in (FORMAT_VERSION, kind, code_fingerprint(), *parts):
+        b = p.encode() if isinstance(p, str) else bytes(p)
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    return h.hexdigest()
+
+
+class Store:
+    """One kind of entry: a directory of files named by key, plus a bounded in-memory layer."""
+
+    def __init__(self, kind: str):
+        self.kind = kind
+        self._memory: OrderedDict[str, bytes] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+        self.stores = 0
+
+    def _path(self, root: str, key: str) -> str:
+        return os.path.join(root, self.kind, key[:2], key)
+
+    def get(self, env: Mapping[str, str], key: str) -> bytes | None:
+        root = base_directory(env)
+        if root is None:
+            return None
+        with _lock:
+            data = self._memory.get(key)
+            if data is not None:
+                self._memory.move_to_end(key)
+                self.hits += 1
+                return data
+        try:
+            with open(self._path(root, key), "rb") as fh:
+                data = fh.read()
+        except OSError:
+            data = None
+        with _lock:
+            if data is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+                self._remember(key, data)
+        return data
+
+    def put(self, env: Mapping[str, str], key: str, data: bytes) -> None:
+        root = base_directory(env)
+        if root is None:
+            return
+        with _lock:
+            self._remember(key, data)
+            self.stores += 1
+        path = self._path(root, key)
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                os.replace(tmp, path)
+            except BaseException:
+                os.unlink(tmp)
+                raise
+        except OSError:
+            pass  # a read-only or full disk costs speed, never a verdict
+
+    def _remember(self, key: str, data: bytes) -> None:
+        self._memory[key] = data
+        self._memory.move_to_end(key)
+        while len(self._memory) > _MEMORY_ENTRIES:
+            self._memory.popitem(last=False)
+
+    def clear_memory(self) -> None:
+        with _lock:
+            self._memory.clear()
+
+
+STORES = {kind: Store(kind) for kind in KINDS}
+
+
+def get_json(kind: str, env: Mapping[str, str], key: str) -> object | None:
+    data = STORES[kind].get(env, key)
+    if data is None:
+        return None
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+
+
+def put_json(kind: str, env: Mapping[str, str], key: str, value: object) -> None:
+    STORES[kind].put(env, key, json.dumps(value).encode("utf-8"))
+
+
+def counters() -> dict[str, tuple[int, int]]:
+    """(hits, misses) per kind so far in this process."""
+    return {kind: (s.hits, s.misses) for kind, s in STORES.items()}
+
+
+def delta(before: dict[str, tuple[int, int]]) -> dict[str, list[int]]:
+    """What happened since ``before`` (a :func:`counters` snapshot): kind -> [hits, misses],
+    kinds that saw no lookup left out (what a tool reports in ``ToolResult.info``)."""
+    out = {}
+    for kind, (hits, misses) in counters().items():
+        h0, m0 = before.get(kind, (0, 0))
+        if hits - h0 or misses - m0:
+            out[kind] = [hits - h0, misses - m0]
+    return out
