@@ -219,11 +219,21 @@ def flatten(texts: list[str]) -> list[tuple[str, tuple[str, ...]]]:
             elif item.name in T.PIPELINES:
                 walk(parse_pipeline_tree(",".join(T.PIPELINES[item.name])).items, anchors)
             else:
-                out.append((item.name, anchors))
+                out.append((_variant(item), anchors))
 
     for text in texts:
         walk(parse_pipeline_tree(text).items, ())
     return out
+
+
+def _variant(item) -> str:
+    """The table key of a pass: its name, or `name{option}` where an option changes
+    what LLVM 22's pass converts (`legality_table.OPTION_VARIANTS`)."""
+    for option in T.OPTION_VARIANTS.get(item.name, ()):
+        value = str(item.options.get(option, "false")).lower()
+        if value in ("", "true", "1"):
+            return f"{item.name}{{{option}}}"
+    return item.name
 
 
 def is_legacy(passes: list[tuple[str, tuple[str, ...]]]) -> bool:

@@ -61,7 +61,7 @@ GPU_TRANSLATED = frozenset({"gpu.binary", "gpu.launch_func", "gpu.object"})
 LEGACY_2021 = frozenset({
     "convert-std-to-llvm", "convert-scf-to-std", "gpu-to-cubin", "gpu-to-hsaco",
     "convert-memref-to-llvm", "convert-linalg-to-llvm", "convert-gpu-launch-to-vulkan-launch",
-    "test-lower-to-nvvm",
+    "test-lower-to-nvvm", "gpu-lower-to-nvvm",
 })
 
 
@@ -136,6 +136,9 @@ _TO_LLVM_KEEPS = ("func.call<gpu-token>",) + (_ARITH_KEEPS + _MATH_LLVM_KEEPS + 
                      "complex.expm1", "complex.log1p", "complex.rsqrt", "complex.sign",
                      "complex.angle", "complex.conj", "complex.neg", "complex.eq",
                      "complex.neq", "complex.bitcast"))
+
+# Options that change what a pass converts: the model keys them as `name{option}`.
+OPTION_VARIANTS: dict[str, tuple[str, ...]] = {"convert-math-to-funcs": ("convert-ctlz",)}
 
 # convert-math-to-funcs: the generated functions' bodies (mlir-opt 22 on one op of each).
 _MATH_TO_FUNCS_BODY = ("func.call", "func.func", "func.return", "cf.br", "cf.cond_br",
@@ -228,10 +231,14 @@ PASSES: dict[str, Rule] = {
     # each fact seen with mlir-opt 22 (notes in this module's docstring).
     "test-cf-assert": _rule({"cf.assert": LLVM}),
     "transform-interpreter": _rule({"linalg.*": _TILED_LINALG}),
-    # Without {convert-ctlz} math.ctlz is kept; the option is not modelled, so a
-    # pipeline relying on it is refused (a false fail, never a false pass).
+    # Without {convert-ctlz} math.ctlz is kept; with it, it becomes a generated function.
     "convert-math-to-funcs": _rule({"math.ipowi": _MATH_TO_FUNCS_BODY,
                                     "math.fpowi": _MATH_TO_FUNCS_BODY}),
+    "convert-math-to-funcs{convert-ctlz}": _rule({
+        "math.ipowi": _MATH_TO_FUNCS_BODY, "math.fpowi": _MATH_TO_FUNCS_BODY,
+        "math.ctlz": ("func.call", "func.func", "func.return", "arith.constant", "arith.cmpi",
+                      "arith.addi", "arith.shli", "scf.if",
+                      "scf.for", "scf.yield")}),
 }
 
 # Pipelines, as `mlir-opt <pipeline> --dump-pass-pipeline` prints them (nested

@@ -46,6 +46,11 @@ CALLS: dict[str, str | None] = {
     "mgpuSetDefaultDevice": None,
 }
 
+# Driver calls that still succeed once the context has a device-side assertion: seen on
+# an H100 (driver 580.159.04), where upstream's assert program printed no report for
+# cuStreamDestroy after the failing cuStreamSynchronize.
+SUCCEED_AFTER_ASSERT = frozenset({"mgpuStreamDestroy"})
+
 
 def report_line(mgpu: str, error_name: str = ASSERT_NAME) -> str | None:
     """The line upstream's wrapper ``mgpu`` prints when its driver call fails."""

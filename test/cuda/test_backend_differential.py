@@ -22,6 +22,12 @@ FILES = sorted((ROOT / "integration_test").rglob("*.mlir")) if (ROOT / "integrat
     else []
 RUNNERS = {"mlir-runner", "mlir-cpu-runner", "mlir-cuda-runner", "gpurunner"}
 _ADDRESS = re.compile(rb"base@ = 0x[0-9a-fA-F]+")
+# Programs that end their CUDA context (a device-side assertion is sticky): run here in
+# the test process they would fail every later cuda run of it.  Their integration tests
+# run them on both backends in the plug-in's replaceable worker; and the order in which
+# GPU threads print is not the cpu backend's, which only their CHECK-DAG lines allow for.
+POISONING = {"device_assert.mlir": "a device-side assertion poisons this process's CUDA "
+                                   "context (checked by its own integration test)"}
 
 # Heavy (many programs end to end, or upstream tools): `-m integration`, not the unit run.
 pytestmark = [pytest.mark.integration,
@@ -42,6 +48,9 @@ def _outputs(item, backend: str):
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
 def test_cpu_and_cuda_print_the_same(path, request):
     from pytest_gpurunner.collect import MlirFile
+
+    if path.name in POISONING:
+        pytest.skip(POISONING[path.name])
 
     (item,) = list(MlirFile.from_parent(request.session, path=path).collect())
     if item.problem:

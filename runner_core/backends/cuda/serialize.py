@@ -130,12 +130,14 @@ def sass(ptx: str, chip: str) -> str:
         src, cubin = f"{tmp}/k.ptx", f"{tmp}/k.cubin"
         with open(src, "w") as f:
             f.write(ptx)
-        arch = chip.rstrip("a") if chip.endswith("a") else chip
-        subprocess.run([ptxas, f"-arch={chip}", src, "-o", cubin], check=True,
-                       capture_output=True, timeout=120)
-        del arch
-        return subprocess.run([nvdisasm, cubin], check=True, capture_output=True, text=True,
-                              timeout=120).stdout
+        for argv in ([ptxas, f"-arch={chip}", src, "-o", cubin], [nvdisasm, cubin]):
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+            if done.returncode != 0:
+                # e.g. CUDA 13's ptxas no longer knows LLVM 22's default chip sm_50
+                raise RunnerError(
+                    f"error: -debug-only=dump-sass: `{' '.join(argv[:2])}` failed (exit "
+                    f"{done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
+        return done.stdout
 
 
 def apply(module, deferred: list[str], debug_only: set[str], err: list[str],
