@@ -193,9 +193,11 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         later = f"runs 2-{s.repeat}" if s.repeat > 2 else "run 2"
         lines.append(f"gpurunner: repeat: each integration test runs {s.repeat} times ({later} "
                      f"with GPURUNNER_PERTURB=<seed>); differing outputs fail as flaky")
-    if config.get_verbosity() >= 1:
+    # In hybrid mode which tool runs a command is the point of the mode: always shown.
+    if config.get_verbosity() >= 1 or s.tools.mode == "hybrid":
         lines.append("gpurunner: tool table: "
                      + ", ".join(tools.describe_table(s.tools, os.environ, str(s.rootdir))))
+    if config.get_verbosity() >= 1:
         lines.append("gpurunner: features: " + " ".join(sorted(s.features)))
     return lines
 

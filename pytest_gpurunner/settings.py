@@ -20,7 +20,7 @@ import pytest
 from . import gating, tools
 from .job import ToolTable
 
-TOOL_MODES = ("embedded", "system", "auto")
+TOOL_MODES = ("embedded", "system", "auto", "hybrid")
 # Integration tests run generated code, which can hang: unless told otherwise, none may
 # hold a CI machine longer than this.  Unit tests run our own Python code in process.
 DEFAULT_TIMEOUT = 600.0
@@ -60,7 +60,8 @@ def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("gpurunner", "lit-style .mlir tests (pytest-gpurunner)")
     group.addoption("--gpurunner-tools", choices=TOOL_MODES, default=None,
                     help="embedded: in-process tools where available (default); system: "
-                         "executables only; auto: embedded when importable, else executables")
+                         "executables only; auto: embedded when importable, else executables; "
+                         "hybrid: real mlir-opt/FileCheck executables, the embedded runner")
     group.addoption("--gpurunner-tool-dir", action="append", default=None, metavar="DIR",
                     help="directory searched for executables before PATH (repeatable), "
                          "e.g. /usr/lib/llvm-22/bin")
@@ -104,7 +105,7 @@ def add_options(parser: pytest.Parser) -> None:
     parser.addini("gpurunner_runner_tools",
                   "commands that make a test an integration test",
                   type="args", default=list(gating.DEFAULT_RUNNER_TOOLS))
-    parser.addini("gpurunner_tools", "embedded | system | auto", default="embedded")
+    parser.addini("gpurunner_tools", "embedded | system | auto | hybrid", default="embedded")
     parser.addini("gpurunner_tool_dirs", "directories searched for executables before PATH",
                   type="args", default=[])
     parser.addini("gpurunner_embedded_tools",
@@ -251,7 +252,7 @@ def _lib_dir(config: pytest.Config, table: ToolTable) -> tuple[str, str]:
     if configured:
         return configured, "gpurunner_mlir_lib_dir"
     # Where the runner itself will come from decides what the library names must mean.
-    if table.mode == "embedded" and "mlir-runner" in table.embedded:
+    if table.mode in ("embedded", "hybrid") and "mlir-runner" in table.embedded:
         return BUILTIN_LIB_DIR, "built-in runtime providers (no such directory on disk)"
     try:
         runner = tools.resolve("mlir-runner", table, os.environ, str(config.rootpath))
