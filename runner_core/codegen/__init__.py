@@ -22,7 +22,7 @@ from .target import TargetDescription, host_target
 # The dialect modules of this package; each registers its lowerings on import.
 DIALECT_MODULES = ("func", "arith", "math", "index", "memref", "scf", "cf", "vector",
                    "vector_memory", "vector_transfer", "vector_shape", "vector_contract", "llvm",
-                   "llvm_matrix", "builtin", "linalg")
+                   "llvm_matrix", "llvm_coro", "builtin", "linalg")
 # Modules other packages add (e.g. "runner_core.codegen.gpu_host"); imported
 # lazily by lower_module so that they may import this package themselves.
 EXTRA_MODULES: list[str] = ["runner_core.codegen.gpu_host", "runner_core.codegen.gpu_device",

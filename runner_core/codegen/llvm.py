@@ -75,8 +75,16 @@ def _declare_func(ctx: LoweringContext, op) -> None:
     linkage = str(prop(op, "linkage") or "")
     if op.body.blocks and ("internal" in linkage or "private" in linkage):
         fn.linkage = "internal"
+    if _passthrough(op, "presplitcoroutine"):  # convert-async-to-llvm's coroutines
+        set.add(fn.attributes, "presplitcoroutine")  # llvmlite does not know this attribute
     ctx.functions[name] = FunctionInfo(name, _as_builtin(ftype), fn, not op.body.blocks,
                                        False, op)
+
+
+def _passthrough(op, name: str) -> bool:
+    attr = op.attributes.get("passthrough") or prop(op, "passthrough")
+    return isinstance(attr, b.ArrayAttr) and any(
+        isinstance(a, b.StringAttr) and a.data == name for a in attr.data)
 
 
 def _define_func(ctx: LoweringContext, op) -> None:

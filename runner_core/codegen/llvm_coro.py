@@ -1,0 +1,53 @@
+"""LLVM-dialect coroutines (mlir-opt 22's ``convert-async-to-llvm`` output), lowered here.
+
+Each ``llvm.intr.coro.*`` op is the LLVM intrinsic of the same name; the
+coroutine passes that split them run in the host JIT's pipeline, also at -O0
+(:mod:`runner_core.targets.host`).  The ``token`` type is the one our own
+async lowering uses, so both kinds of coroutine meet the same passes.
+"""
+
+from __future__ import annotations
+
+import llvmlite.ir as ir
+
+from runner_core.ir.dialects import llvm_coro as dl
+
+from .context import LoweringContext
+from .registry import lowering
+from .types import VOID, register_type
+
+
+def _async():
+    from . import async_lowering  # the token type lives with our own coroutine lowering
+
+    return async_lowering
+
+
+register_type(dl.TokenType, lambda conv, t: _async().TOKEN)
+
+
+@lowering("llvm.mlir.none")
+def _none(ctx: LoweringContext, op) -> None:
+    ctx.set_results(op, [_async().TOKEN_NONE])
+
+
+# Intrinsics overloaded on their result type (``llvm.coro.size.i64``); the others are not.
+_BY_RESULT = {"size", "align"}
+
+
+def _lower_coro(ctx: LoweringContext, op) -> None:
+    suffix = op.name[len("llvm.intr.coro."):]
+    rt = ctx.convert(op.results[0].type) if op.results else VOID
+    args = ctx.get_all(op.operands)
+    if suffix == "end":
+        # LLVM 22's llvm.coro.end returns nothing; the dialect op still has an i1 result,
+        # which mlir-translate leaves unused.  It reads as false (not in a landing pad).
+        ctx.intrinsic("llvm.coro.end", VOID, args)
+        ctx.set_results(op, [ir.Constant(rt, 0)] if op.results else [])
+        return
+    res = ctx.intrinsic(f"llvm.coro.{suffix}", rt, args, [rt] if suffix in _BY_RESULT else [])
+    ctx.set_results(op, [res] if op.results else [])
+
+
+for _name in dl.CORO_OPS:
+    lowering(_name)(_lower_coro)
