@@ -118,8 +118,8 @@ def add_options(parser: pytest.Parser) -> None:
     parser.addini("gpurunner_mlir_lib_dir",
                   "value of %mlir_lib_dir (default: the built-in runtimes, or the system "
                   "LLVM's lib directory when the runner is a system executable)", default="")
-    parser.addini("gpurunner_gpu_compilation_format", "value of %gpu_compilation_format",
-                  default="fatbin")
+    parser.addini("gpurunner_gpu_compilation_format", "value of %gpu_compilation_format "
+                  "(default: fatbin; isa in hybrid tools mode)", default="")
     parser.addini("gpurunner_recursive_expansion_limit",
                   "lit's recursiveExpansionLimit (empty: substitutions are applied once)",
                   default="")
@@ -305,8 +305,11 @@ def build(config: pytest.Config) -> Settings:
     base = LocalConfig()
     for name, value in _pairs(config.getini("gpurunner_substitutions"), "gpurunner_substitutions"):
         base.add_substitution(name, value)
+    # Hybrid: a real mlir-opt serialises kernels; PTX needs no ptxas for the default chip
+    # and the driver JIT-compiles it for whatever GPU runs it.
+    default_format = "isa" if mode == "hybrid" else "fatbin"
     base.substitutions += _runtime_substitutions(
-        lib_dir, str(config.getini("gpurunner_gpu_compilation_format")).strip() or "fatbin")
+        lib_dir, str(config.getini("gpurunner_gpu_compilation_format")).strip() or default_format)
 
     return Settings(
         suffixes=tuple(config.getini("gpurunner_suffixes")),

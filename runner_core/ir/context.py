@@ -95,7 +95,7 @@ def _ub() -> Dialect:
 
 
 def _gpu() -> Dialect:
-    from runner_core.ir.dialects.gpu import GPU
+    from runner_core.ir.dialects.gpu_binary import GPU  # gpu's dialect + gpu.binary
 
     return GPU
 
