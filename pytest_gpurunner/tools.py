@@ -135,8 +135,11 @@ def resolve(name: str, table: ToolTable, env: Mapping[str, str], cwd: str) -> Re
         where = ", ".join(table.tool_dirs + ["PATH"])
         extra = ""
         if target is not None:
-            extra = (f" (gpurunner_tools={table.mode} runs the real {name}, not the embedded "
-                     f"{describe_target(target)}: add its directory to gpurunner_tool_dirs)")
+            if table.mode == "hybrid":
+                extra = (f" (gpurunner_tools=hybrid runs the real {name}, not the embedded "
+                         f"{describe_target(target)}: add its directory to gpurunner_tool_dirs)")
+            else:
+                extra = f" (gpurunner_tools=system ignores the embedded {describe_target(target)})"
         raise ToolError(f"{name}: command not found (searched {where}){extra}")
     return Resolved("system", path)
 
