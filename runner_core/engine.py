@@ -307,6 +307,12 @@ def _raise_bounds_violation() -> None:
         raise ExecutionError(message)
 
 
+def _prebuilt_kernels_only(module) -> bool:
+    """Kernels only as ``gpu.binary`` objects (none for our own compiler to build)."""
+    names = {op.name for op in module.walk()}
+    return "gpu.binary" in names and "gpu.module" not in names
+
+
 def run_program(text: str, opts: RunOptions) -> RunOutcome:
     """Parse, prepare, compile and run ``text``; raises RunnerError on failure."""
     from runner_core.codegen import bounds, lower_module
@@ -329,6 +335,11 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     run_passes(module, opts.pass_pipeline if opts.pass_pipeline is not None
                else default_pipeline())
     timings["passes"] = time.perf_counter() - t
+    if backend.name == "cuda" and _prebuilt_kernels_only(module):
+        # Upstream's own libmlir_cuda_runtime.so, given by path, can load these kernels.
+        libraries = resolve_shared_libs(opts.shared_libs, cwd=opts.cwd,
+                                        gpu_runtime=backend.runtime_provider(),
+                                        real_gpu_runtime=True)
     t = time.perf_counter()
     try:
         llmod, ctx = lower_module(module, host_target(), name=os.path.basename(opts.filename),
