@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import os
 import re
 import shlex
@@ -79,6 +80,29 @@ def normalized(out: bytes) -> bytes:
     return ADDRESS.sub(b"base@ = 0x?", out)
 
 
+VARIANT_KEY = "cubin-format=%gpu_compilation_format"
+
+
+def _entry(out: Path, runner: list[str], after: list[list[str]], source: Path, save: Path) -> dict:
+    """What bench/gpu_check_interop.py needs to run one lowered program elsewhere: runner
+    arguments with library names instead of this machine's paths, and the FileCheck stage
+    with its check file (a file outside the checkout is copied next to the programs)."""
+    runner = [re.sub(r"^(--shared-libs=).*/lib(mlir_\w+)\.so$", r"\1\2", a) for a in runner]
+    check = next((s for s in after if s and s[0] == "FileCheck"), None)
+    check_args, check_file = [], ""
+    if check:
+        check_args = [a for a in check[1:] if a != str(source.resolve())]
+        try:
+            check_file = source.resolve().relative_to(ROOT).as_posix()
+        except ValueError:
+            copy = save / "checks" / source.name
+            copy.parent.mkdir(exist_ok=True)
+            copy.write_bytes(source.read_bytes())
+            check_file = copy.relative_to(ROOT).as_posix()
+    return {"lowered": out.relative_to(ROOT).as_posix(), "runner": runner,
+            "filecheck": check_args, "check_file": check_file, "has_check": bool(check)}
+
+
 def run(argv: list[str], data: bytes | None, env: dict | None = None) -> subprocess.CompletedProcess:
     try:
         return subprocess.run(argv, input=data, capture_output=True, timeout=300, env=env)
@@ -95,6 +119,9 @@ def main() -> int:
     ap.add_argument("--backend", default="cpu", help="GPURUNNER_BACKEND of the embedded runner")
     ap.add_argument("--lower-only", action="store_true")
     ap.add_argument("--no-real", action="store_true", help="do not run the real mlir-runner")
+    ap.add_argument("--variants", action="store_true",
+                    help="also lower -gpu-lower-to-nvvm-pipeline programs to bin, fatbin and "
+                         "llvm objects for sm_90 (for the GPU check)")
     args = ap.parse_args()
 
     tool_dir = Path(args.tool_dir)
@@ -107,12 +134,21 @@ def main() -> int:
     gpurunner = str(Path(sys.executable).parent / "gpurunner")
     env = dict(os.environ, GPURUNNER_BACKEND=args.backend)
     counts: dict[str, int] = {}
+    manifest: list[dict] = []
     for path in files:
         try:
             rel = path.resolve().relative_to(ROOT).as_posix()
         except ValueError:
             rel = path.as_posix().lstrip("/")
+        commands = []
         for n, command in enumerate(run_commands(path)):
+            commands.append((f"run{n}", command))
+            if args.variants and VARIANT_KEY in command:
+                for fmt in ("bin", "fatbin", "llvm"):
+                    commands.append((f"run{n}-{fmt}", command.replace(
+                        VARIANT_KEY, f"cubin-format={fmt} cubin-chip=sm_90 "
+                                     f"cubin-features=+ptx80")))
+        for tag, command in commands:
             command = substitute(command, path.resolve(), lib_dir, args.format)
             opts, runner, after = split_pipeline(command)
             if runner is None:
@@ -127,10 +163,9 @@ def main() -> int:
                     break
                 data = res.stdout
             if not verdict:
-                out = save / (rel.replace("/", "__") + f".run{n}.mlir")
+                out = save / (rel.replace("/", "__") + f".{tag}.mlir")
                 out.write_bytes(data)
-                (save / (out.name + ".runner-args")).write_text(shlex.join(runner) + "\n"
-                                                               + " | ".join(shlex.join(s) for s in after))
+                manifest.append(_entry(out, runner, after, path, save))
                 if args.lower_only:
                     verdict = "lowered"
                 else:
@@ -161,9 +196,15 @@ def main() -> int:
                         else:
                             verdict = "embedded-only pass"
             counts[verdict] = counts.get(verdict, 0) + 1
-            print(f"{verdict:20} {rel} RUN#{n}", flush=True)
+            print(f"{verdict:20} {rel} {tag}", flush=True)
             for line in detail:
                 print(f"    {line}")
+    old = {}
+    listing = save / "manifest.json"
+    if listing.exists():
+        old = {e["lowered"]: e for e in json.loads(listing.read_text())}
+    old.update({e["lowered"]: e for e in manifest})
+    listing.write_text(json.dumps(sorted(old.values(), key=lambda e: e["lowered"]), indent=1))
     print("summary: " + ", ".join(f"{k}={v}" for k, v in sorted(counts.items())))
     return 0
 
