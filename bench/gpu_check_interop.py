@@ -32,11 +32,13 @@ def main() -> int:
     ap.add_argument("--manifest", default=str(ROOT / "bench/work/interop/manifest.json"))
     ap.add_argument("-k", default="", help="only lowered files whose name contains this")
     ap.add_argument("--timeout", type=float, default=180)
+    ap.add_argument("--backend", default="cuda",
+                    help="GPURUNNER_BACKEND (cpu: the 'offload' objects, on a machine without GPU)")
     args = ap.parse_args()
     from pytest_gpurunner.llvm_filecheck import filecheck_tool
 
     entries = json.loads(Path(args.manifest).read_text())
-    env = dict(os.environ, GPURUNNER_BACKEND="cuda")
+    env = dict(os.environ, GPURUNNER_BACKEND=args.backend)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     counts = {"PASS": 0, "FAIL": 0}
     for e in entries:

@@ -7,9 +7,11 @@
   ``cuModuleLoadData`` as they are (PTX NUL-terminated, as the driver wants);
   an `offload` object (LLVM bitcode of the device module) is compiled to PTX
   here by LLVM's NVPTX back end (llvmlite), libdevice linked in when used;
-* cpu: none of these is host code.  The error says so and names the remedy;
-  its text ends in :data:`NEEDS_GPU`, which the plug-in turns into a skip of a
-  GPU test emulated on the cpu backend (the test needs a GPU, it is not wrong).
+* cpu: an `offload` object's NVVM IR is rewritten onto the cpu backend's kernel
+  runtime (:mod:`.cpu.nvvm_objects`); PTX, cubin and fatbin are not host code.
+  What cannot run is refused at the op, naming the remedy, with
+  :data:`NEEDS_GPU` in the text, which the plug-in turns into a skip of a GPU
+  test emulated on the cpu backend (the test needs a GPU, it is not wrong).
 
 Kernel names: from the PTX `.entry` lines or the bitcode's kernels; a cubin or
 fatbin is not read, so the kernels are the ones the module's `gpu.launch_func`
@@ -106,9 +108,37 @@ def cuda_binary(op, options=None) -> DeviceBinary:
 def cpu_binary(op, options=None) -> DeviceBinary:
     obj = selected(op)
     what = _FORMAT_NAMES.get(obj.format.data, obj.format.data)
+    if obj.format.data == "llvm":
+        return _cpu_offload(op, obj, what)
     raise unsupported(
         op, f"'gpu.binary' @{op.sym_name.data}: a precompiled {what} GPU object on the cpu "
             f"backend {NEEDS_GPU}",
         hint="its kernels are device code: run on a GPU (GPURUNNER_BACKEND=cuda), or give "
              "the runner the program before gpu-module-to-binary (the gpu.module) so that it "
              "compiles the kernels for the cpu backend itself")
+
+
+def _cpu_offload(op, obj, what: str) -> DeviceBinary:
+    """An `offload` object's NVVM IR, rewritten for the cpu backend's kernel runtime."""
+    from runner_core.codegen.target import host_target
+
+    from .cpu.nvvm_objects import NotRunnable, cpu_module
+
+    _nvvm_target(op, obj)
+    host = host_target()
+    try:
+        text, signatures = cpu_module(obj.data, host.triple, host.data_layout)
+        import llvmlite.binding as llvm
+
+        llvm.parse_assembly(text).verify()
+    except NotRunnable as err:
+        raise unsupported(
+            op, f"'gpu.binary' @{op.sym_name.data}: its {what} GPU object {err}, which the "
+                f"cpu backend does not map {NEEDS_GPU}",
+            hint="run on a GPU (GPURUNNER_BACKEND=cuda), or give the runner the gpu.module "
+                 "(the program before gpu-module-to-binary)") from None
+    except RuntimeError as err:
+        raise unsupported(op, f"'gpu.binary' @{op.sym_name.data}: its {what} object could not "
+                              f"be rewritten for the cpu backend: {err} {NEEDS_GPU}") from None
+    return DeviceBinary(text.encode(), tuple(s[0] for s in signatures), "llvm-ir",
+                        {"from": "offload bitcode"})
