@@ -14,7 +14,7 @@ for the kernels we compile ourselves):
   (``gpurunner_cpu_current_block``; the fiber runtime keeps ``B_CUR_TID``);
 * `llvm.nvvm.barrier0` / `barrier.cta.sync*` / `barrier.sync` call the fiber
   barrier; `llvm.nvvm.shfl.sync.*` the fiber shuffle (width from the clamp
-  operand, as MLIR's lowering encodes it);
+  operand, as MLIR's lowering encodes it: clamp = width - 1, up: 32 - width);
 * workgroup memory (`addrspace(3)` globals, dynamic shared memory) stays
   module globals: the kernels run their blocks one after another (the
   descriptor's serial flag), so one copy is one block's;
@@ -74,11 +74,20 @@ define internal i32 @__gr.linear() alwaysinline {{
   ret i32 %r
 }}
 
+; PTX's c operand: segment mask in bits 12:8, clamp lane in 4:0.  MLIR's gpu.shuffle
+; lowering gives no segment mask and clamp = width - 1 (up: 32 - width).
 define internal {{i64, i1}} @__gr.shfl(i32 %mode, i64 %bits, i32 %off, i32 %clamp) {{
   %b = call ptr @gpurunner_cpu_current_block()
   %c = lshr i32 %clamp, 8
-  %c2 = and i32 %c, 31
-  %w = sub i32 32, %c2
+  %seg = and i32 %c, 31
+  %lane = and i32 %clamp, 31
+  %isup = icmp eq i32 %mode, {L.SHUFFLE_MODE_CODES["up"]}
+  %wup = sub i32 32, %lane
+  %wother = add i32 %lane, 1
+  %wlane = select i1 %isup, i32 %wup, i32 %wother
+  %wseg = sub i32 32, %seg
+  %hasseg = icmp ne i32 %seg, 0
+  %w = select i1 %hasseg, i32 %wseg, i32 %wlane
   %r = call {{i64, i1}} @gpurunner_cpu_shuffle(ptr %b, i32 %mode, i64 %bits, i32 %off, i32 %w)
   ret {{i64, i1}} %r
 }}
