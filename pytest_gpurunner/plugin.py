@@ -42,6 +42,8 @@ def pytest_configure(config: pytest.Config) -> None:
     resolved.pinned_gpu = pinned
     resolved.gpu, resolved.gpu_note = gating.probe_gpu()
     resolved.features |= gating.gpu_features(resolved.gpu)
+    resolved.hybrid_format = settings.hybrid_compilation_format(
+        resolved, resolved.gpu is not None and resolved.gpu_policy != "emulate")
     state = SessionState(config, resolved)
     config.stash[STATE] = state
     # An xdist worker interrupted while idle leaves through the interpreter's exit, not
@@ -189,6 +191,10 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         lines.append(f"gpurunner: no GPU ({s.gpu_note}); backend cpu; gpu policy {s.gpu_policy}: "
                      f"{what}")
     lines.append(f"gpurunner: %mlir_lib_dir={s.mlir_lib_dir} ({s.runtime_note})")
+    if s.hybrid_format:
+        lines.append(f"gpurunner: %gpu_compilation_format={s.hybrid_format} (hybrid mode: "
+                     + ("PTX for the GPU)" if s.hybrid_format == "isa"
+                        else "LLVM bitcode, which the cpu backend runs)"))
     if s.repeat > 1:
         later = f"runs 2-{s.repeat}" if s.repeat > 2 else "run 2"
         lines.append(f"gpurunner: repeat: each integration test runs {s.repeat} times ({later} "

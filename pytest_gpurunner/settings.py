@@ -182,6 +182,22 @@ class Settings:
     repeat: int = 1
     repeat_masks: list = field(default_factory=list)
     timeout_configured: bool = True  # False: integration tests get DEFAULT_TIMEOUT
+    compilation_format_configured: bool = True
+    hybrid_format: str = ""  # what hybrid mode chose for %gpu_compilation_format
+
+
+def hybrid_compilation_format(s: Settings, gpu_runs: bool) -> str:
+    """Hybrid mode's ``%gpu_compilation_format`` unless configured: a real mlir-opt
+    serialises the kernels; ``isa`` (PTX: no ptxas needed for the default chip, the driver
+    JIT-compiles it for the GPU) when GPU tests run on a GPU, else ``llvm`` (the bitcode
+    the cpu backend runs).  Returns the format chosen ('' when not hybrid's choice)."""
+    if s.tools.mode != "hybrid" or s.compilation_format_configured:
+        return ""
+    fmt = "isa" if gpu_runs else "llvm"
+    key = re.escape("%gpu_compilation_format")
+    s.base_local.substitutions = [(k, fmt if k == key else v)
+                                  for k, v in s.base_local.substitutions]
+    return fmt
 
 
 def _number(config: pytest.Config, name: str, convert, default: str, expected: str):
@@ -305,11 +321,9 @@ def build(config: pytest.Config) -> Settings:
     base = LocalConfig()
     for name, value in _pairs(config.getini("gpurunner_substitutions"), "gpurunner_substitutions"):
         base.add_substitution(name, value)
-    # Hybrid: a real mlir-opt serialises kernels; PTX needs no ptxas for the default chip
-    # and the driver JIT-compiles it for whatever GPU runs it.
-    default_format = "isa" if mode == "hybrid" else "fatbin"
+    configured_format = str(config.getini("gpurunner_gpu_compilation_format")).strip()
     base.substitutions += _runtime_substitutions(
-        lib_dir, str(config.getini("gpurunner_gpu_compilation_format")).strip() or default_format)
+        lib_dir, configured_format or ("isa" if mode == "hybrid" else "fatbin"))
 
     return Settings(
         suffixes=tuple(config.getini("gpurunner_suffixes")),
@@ -330,4 +344,5 @@ def build(config: pytest.Config) -> Settings:
         runtime_note=lib_note,
         repeat=_repeat(config),
         repeat_masks=_repeat_masks(config),
+        compilation_format_configured=bool(configured_format),
     )

@@ -98,11 +98,14 @@ def test_hybrid_names_a_missing_real_tool(project, ini):
                                  "gpurunner_tool_dirs)*"])
 
 
-def test_hybrid_defaults_gpu_compilation_format_to_ptx(project, ini):
-    ini("", fake_tools=False)
-    project.makefile(".mlir", t="// RUN: echo %gpu_compilation_format | grep -x isa\n")
-    run(project, "--gpurunner-tools=hybrid").assert_outcomes(passed=1)
+def test_hybrid_defaults_gpu_compilation_format_to_bitcode_on_the_cpu_backend(project, ini):
+    ini("gpurunner_gpu = emulate", fake_tools=False)
+    project.makefile(".mlir", t="// RUN: echo %gpu_compilation_format | grep -x llvm\n")
+    result = run(project, "--gpurunner-tools=hybrid")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["gpurunner: %gpu_compilation_format=llvm (hybrid mode: *"])
     run(project).assert_outcomes(failed=1)  # fatbin otherwise
+    ini("", fake_tools=False)
     ini("gpurunner_gpu_compilation_format = bin", fake_tools=False)
     project.makefile(".mlir", t="// RUN: echo %gpu_compilation_format | grep -x bin\n")
     run(project, "--gpurunner-tools=hybrid").assert_outcomes(passed=1)
