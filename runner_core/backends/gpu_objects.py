@@ -133,12 +133,12 @@ def _cpu_offload(op, obj, what: str) -> DeviceBinary:
         llvm.parse_assembly(text).verify()
     except NotRunnable as err:
         raise unsupported(
-            op, f"'gpu.binary' @{op.sym_name.data}: its {what} GPU object {err}, which the "
-                f"cpu backend does not map {NEEDS_GPU}",
+            op, f"'gpu.binary' @{op.sym_name.data}: its {what} GPU object {err} {NEEDS_GPU}",
             hint="run on a GPU (GPURUNNER_BACKEND=cuda), or give the runner the gpu.module "
                  "(the program before gpu-module-to-binary)") from None
-    except RuntimeError as err:
+    except RuntimeError as err:  # our rewrite produced invalid IR: say so, on one line
+        detail = " ".join(str(err).split())
         raise unsupported(op, f"'gpu.binary' @{op.sym_name.data}: its {what} object could not "
-                              f"be rewritten for the cpu backend: {err} {NEEDS_GPU}") from None
+                              f"be rewritten for the cpu backend: {detail} {NEEDS_GPU}") from None
     return DeviceBinary(text.encode(), tuple(s[0] for s in signatures), "llvm-ir",
                         {"from": "offload bitcode"})

@@ -213,7 +213,11 @@ def cpu_module(bitcode: bytes, host_triple: str, host_layout: str) -> tuple[str,
     from runner_core.targets.host import _init
 
     _init()
-    mod = llvm.parse_bitcode(bitcode)
+    try:
+        mod = llvm.parse_bitcode(bitcode)
+    except RuntimeError as err:
+        detail = " ".join(str(err).split())
+        raise NotRunnable(f"is not LLVM bitcode this LLVM reads ({detail})") from None
     text = str(mod)
     kernels = sorted(_kernel_names(text))
     if not kernels:
@@ -274,7 +278,7 @@ def cpu_module(bitcode: bytes, host_triple: str, host_layout: str) -> tuple[str,
         missing.append("vprintf with an argument buffer the cpu backend cannot read")
     text = re.sub(r"^declare [^@]*@vprintf\(.*\n", "", text, flags=re.M)
     if missing:
-        raise NotRunnable("uses " + ", ".join(missing))
+        raise NotRunnable("uses " + ", ".join(missing) + ", which the cpu backend does not map")
     header = f'target triple = "{host_triple}"\ntarget datalayout = "{host_layout}"\n'
     return (header + text + _PRELUDE + "".join(defs) + "".join(printf_wrappers.values())
             + _entry_points(signatures)), signatures

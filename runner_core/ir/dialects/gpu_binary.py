@@ -21,11 +21,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import (ArrayAttr, BytesAttr, DictionaryAttr, IntegerAttr, StringAttr,
-                                   SymbolNameConstraint)
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BytesAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolNameConstraint,
+)
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute
-from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, opt_prop_def,
-                       param_def, prop_def, traits_def)
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    opt_prop_def,
+    param_def,
+    prop_def,
+    traits_def,
+)
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import SymbolOpInterface

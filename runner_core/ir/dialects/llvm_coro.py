@@ -23,8 +23,14 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import i1
 from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, TypeAttribute
-from xdsl.irdl import IRDLOperation, irdl_attr_definition, irdl_op_definition, result_def
-from xdsl.irdl import var_operand_def, var_result_def
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    result_def,
+    var_operand_def,
+    var_result_def,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
