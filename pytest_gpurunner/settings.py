@@ -310,6 +310,8 @@ def build(config: pytest.Config) -> Settings:
         environment["GPURUNNER_CACHE_DIR"] = (str(Path(cache_dir).expanduser().resolve())
                                               if cache_dir.strip() else "")
 
+    if mode == "hybrid":  # contract 3: the runner stands in for the real mlir-runner
+        environment.setdefault("GPURUNNER_LLVM_ONLY", "1")
     bounds_check = config.getoption("gpurunner_bounds_check")
     if bounds_check is None:
         bounds_check = config.getini("gpurunner_bounds_check")

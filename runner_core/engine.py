@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import llvmlite.ir as ir
 
+from runner_core import input_policy
 from runner_core.backends import Backend, cpu, cuda
 from runner_core.errors import ExecutionError, RunnerError, UnsupportedError, format_diagnostic
 
@@ -331,6 +332,8 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
                                     gpu_runtime=backend.runtime_provider())
     module = parse(text, opts.filename)
     timings["parse"] = time.perf_counter() - t0
+    if input_policy.requested(opts.env):  # standing in for the real mlir-runner
+        input_policy.check(module, text)
     t = time.perf_counter()
     run_passes(module, opts.pass_pipeline if opts.pass_pipeline is not None
                else default_pipeline())

@@ -160,3 +160,21 @@ def test_needs_gpu_marker_matches_the_runner():
     from runner_core.backends import gpu_objects
 
     assert gating.NEEDS_GPU == gpu_objects.NEEDS_GPU
+
+
+def test_hybrid_runner_refuses_what_the_real_one_would(project, ini, fake_llvm):
+    """Behind a real mlir-opt the runner stands in for the real mlir-runner: a program the
+    pipeline left unlowered fails as there (mlir-runner 22: "Dialect `func' not found")."""
+    bin_dir, _ = fake_llvm
+    ini(f"gpurunner_tool_dirs = {bin_dir}", fake_tools=False)
+    project.makefile(".mlir", t="""
+        // RUN: mlir-opt %s | mlir-runner -e main --entry-point-result=void
+        func.func @main() {
+          return
+        }
+    """)
+    result = run(project, "--gpurunner-tools=hybrid")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*<stdin>:1:1: error: Dialect `func' not found for custom op "
+                                 "'func.func'*"])
+    run(project).assert_outcomes(passed=1)  # embedded: our runner lowers func itself
