@@ -175,6 +175,6 @@ def test_hybrid_runner_refuses_what_the_real_one_would(project, ini, fake_llvm):
     """)
     result = run(project, "--gpurunner-tools=hybrid")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*<stdin>:1:1: error: Dialect `func' not found for custom op "
+    result.stdout.fnmatch_lines(["*<stdin>:2:1: error: Dialect `func' not found for custom op "
                                  "'func.func'*"])
     run(project).assert_outcomes(passed=1)  # embedded: our runner lowers func itself
