@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from .context import LoweringContext
-from .registry import lowering
+from .registry import lowering, register_module_op
 
 
 @lowering("builtin.unrealized_conversion_cast")
@@ -34,3 +34,14 @@ def _poison(ctx: LoweringContext, op) -> None:
 @lowering("ub.unreachable", "llvm.unreachable")
 def _unreachable(ctx: LoweringContext, op) -> None:
     ctx.builder.unreachable()
+
+
+def _nested_module(ctx: LoweringContext, op) -> None:
+    """A module inside the module: mlir-opt leaves an emptied transform library behind
+    (`module attributes {transform.with_named_sequence} {}`), which translates to nothing."""
+    if any(True for _ in op.body.walk()):
+        raise ctx.unsupported(op, "a nested 'builtin.module' with operations",
+                              hint="the runner translates the top-level module only")
+
+
+register_module_op("builtin.module", declare=_nested_module)
