@@ -10,6 +10,7 @@ every anticipated failure a message and a non-zero exit code.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import traceback
 from collections.abc import Mapping
@@ -61,7 +62,10 @@ _VALUE_OPTS = {
 _LLVM_CL = {"enable-matrix": ("true", "false"), "matrix-allow-contract": ("true", "false"),
             "matrix-default-layout": ("column-major", "row-major")}
 _FLAG_OPTS = {"print-pipeline", "print-llvm-ir", "bounds-check", "dump-object-file", "help", "h",
-              "O0", "O1", "O2", "O3"}
+              "O0", "O1", "O2", "O3", "no-implicit-module"}
+# The first op of a file: mlir-runner's --no-implicit-module wants a module there.
+_FIRST_OP = re.compile(r"\A(?:\s|//[^\n]*\n)*(?:#[\w.$-]+\s*=[^\n]*\n(?:\s|//[^\n]*\n)*)*"
+                       r"(module\b|\"builtin\.module\")")
 
 
 def parse_args(argv: list[str]):
@@ -173,6 +177,8 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
     with capture_fds() as cap:
         try:
             text, opts.filename = _read_input(path, stdin, cwd)
+            if "no-implicit-module" in flags and not _FIRST_OP.match(text):
+                raise RunnerError("Error: top-level op must be a symbol table.")
             with recursion_headroom():  # deeply nested IR recurses deeply
                 outcome = engine.run_program(text, opts)
         except RunnerError as err:
