@@ -8,10 +8,11 @@ line's runner arguments:
 
 * CPU programs: the real ``mlir-runner`` (Debian's runtime libraries) runs it
   too, and both print the same (heap addresses masked);
-* GPU programs (``gpu.binary`` with a PTX object): on the cuda backend the
-  output must satisfy the file's CHECK lines (LLVM's FileCheck); without a GPU
-  they are skipped, and the embedded runner on the cpu backend must refuse the
-  object with its "needs a GPU" error rather than run something else.
+* GPU programs (``gpu.binary``): with a GPU, lowered to PTX (``isa``) and run on
+  the cuda backend; without one, lowered to LLVM bitcode (``llvm``) and run on
+  the cpu backend.  Either way the output must satisfy the file's CHECK lines
+  (LLVM's FileCheck).  A PTX object on the cpu backend is refused with the
+  "needs a GPU" error (checked too).
 
 Skipped where the LLVM 22 tools are absent (CI installs them).  Programs the
 real mlir-opt cannot lower are listed in ``test_upstream_tools``.
@@ -43,9 +44,9 @@ pytestmark = [pytest.mark.integration,
                                  reason=f"LLVM 22 tools not found in {LLVM_BIN}")]
 
 
-def _substitute(command: str, path: Path) -> str:
+def _substitute(command: str, path: Path, fmt: str) -> str:
     subs = {f"%{lib}": f"{LIB}/lib{lib}.so" for lib in LIBS}
-    subs.update({"%mlir_lib_dir": str(LIB), "%shlibext": ".so", "%gpu_compilation_format": "isa",
+    subs.update({"%mlir_lib_dir": str(LIB), "%shlibext": ".so", "%gpu_compilation_format": fmt,
                  "%s": str(path)})
     for name in sorted(subs, key=len, reverse=True):
         command = command.replace(name, subs[name])
@@ -66,11 +67,21 @@ def _cases() -> list[tuple[Path, int, str]]:
 
 
 CASES = _cases()
+# GPU programs whose mlir-opt 22 lowering the cpu backend does not run, and why.
+CPU_KNOWN = {
+    "gpu/streams_concurrent.mlir": "upstream's gpu-to-llvm destroys the stream of a token "
+                                   "waited on twice (mgpuStreamDestroy twice): the cpu "
+                                   "backend's runtime crashes on the second",
+    "gpu/seed_modern.mlir": "a !gpu.async.token passed to two async.execute regions: both "
+                            "destroy its event (mgpuEventDestroy twice), the cpu runtime crashes",
+    "async/gpu_tasks.mlir": "a !gpu.async.token passed to two async.execute regions: both "
+                            "destroy its event (mgpuEventDestroy twice), the cpu runtime crashes",
+}
 
 
-def _lower(path: Path, command: str):
+def _lower(path: Path, command: str, fmt: str = "isa"):
     """(lowered program, runner argv, FileCheck argv or None)."""
-    stages = [shlex.split(s) for s in _substitute(command, path).split("|")]
+    stages = [shlex.split(s) for s in _substitute(command, path, fmt).split("|")]
     data = None
     for i, words in enumerate(stages):
         if words[0] == "mlir-opt":
@@ -108,11 +119,15 @@ def test_lowered_program_runs_on_embedded_runner(path: Path, n: int, command: st
     data, runner, check = _lower(path, command)
     assert data is not None, f"mlir-opt 22 cannot lower {rel}:\n{runner[:2000]}"
     if b"gpu.binary" in data:
+        backend = "cuda"
         if not _cuda_usable():
             ours = _embedded(runner, data, "cpu", tmp_path)
             assert ours.returncode != 0 and b"(needs a GPU)" in ours.stderr, ours.stderr.decode()
-            pytest.skip("a PTX gpu.binary: needs a GPU (the cpu backend refuses it, as checked)")
-        ours = _embedded(runner, data, "cuda", tmp_path)
+            if rel in CPU_KNOWN:
+                pytest.xfail(CPU_KNOWN[rel])
+            data, runner, check = _lower(path, command, "llvm")  # bitcode the cpu backend runs
+            backend = "cpu"
+        ours = _embedded(runner, data, backend, tmp_path)
         assert ours.returncode == 0, ours.stderr.decode()
         assert check is not None, f"{rel}: no FileCheck stage to compare with"
         fc = subprocess.run([str(LLVM_BIN / "FileCheck"), *check[1:]], input=ours.stdout,
