@@ -328,11 +328,12 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     timings: dict[str, float] = {}
     backend = select_backend(opts.backend, opts.env)
     check_bounds = bounds.requested(opts.bounds_check, opts.env)
+    strict = input_policy.requested(opts.env)  # standing in for the real mlir-runner
     libraries = resolve_shared_libs(opts.shared_libs, cwd=opts.cwd,
-                                    gpu_runtime=backend.runtime_provider())
+                                    gpu_runtime=backend.runtime_provider(), missing_ok=strict)
     module = parse(text, opts.filename)
     timings["parse"] = time.perf_counter() - t0
-    if input_policy.requested(opts.env):  # standing in for the real mlir-runner
+    if strict:
         input_policy.check(module, text)
     t = time.perf_counter()
     run_passes(module, opts.pass_pipeline if opts.pass_pipeline is not None
@@ -342,7 +343,7 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
         # Upstream's own libmlir_cuda_runtime.so, given by path, can load these kernels.
         libraries = resolve_shared_libs(opts.shared_libs, cwd=opts.cwd,
                                         gpu_runtime=backend.runtime_provider(),
-                                        real_gpu_runtime=True)
+                                        real_gpu_runtime=True, missing_ok=strict)
     t = time.perf_counter()
     try:
         llmod, ctx = lower_module(module, host_target(), name=os.path.basename(opts.filename),

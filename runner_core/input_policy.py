@@ -8,7 +8,9 @@ stands in for the real one, which registers only the dialects that translate
 to LLVM IR (``registerAllToLLVMIRTranslations``) and fails on anything a
 pipeline left unlowered.  So, there, do the same: a program that still holds
 an op of another dialect, or a ``builtin.unrealized_conversion_cast``, fails
-with the real tool's message at the op, and a note saying why.
+with the real tool's message at the op, and a note saying why; and a
+``--shared-libs`` value that names nothing is reported and skipped, as there
+(``registry.resolve_shared_libs(missing_ok=)``).
 """
 
 from __future__ import annotations

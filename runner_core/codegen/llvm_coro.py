@@ -1,4 +1,5 @@
-"""LLVM-dialect coroutines (mlir-opt 22's ``convert-async-to-llvm`` output), lowered here.
+"""LLVM-dialect coroutines (mlir-opt 22's ``convert-async-to-llvm`` output), lowered here;
+and ``llvm.inline_asm`` (LLVM-dialect ops that llvm.py, at its size limit, does not hold).
 
 Each ``llvm.intr.coro.*`` op is the LLVM intrinsic of the same name; the
 coroutine passes that split them run in the host JIT's pipeline, also at -O0
@@ -51,3 +52,20 @@ def _lower_coro(ctx: LoweringContext, op) -> None:
 
 for _name in dl.CORO_OPS:
     lowering(_name)(_lower_coro)
+
+
+@lowering("llvm.inline_asm")
+def _inline_asm(ctx: LoweringContext, op) -> None:
+    """AT&T-syntax inline assembly (LLVM's default dialect) as an LLVM ``asm`` call."""
+    from .context import prop
+
+    dialect = prop(op, "asm_dialect")
+    if dialect is not None and int(getattr(dialect, "value", dialect).data) != 0:
+        raise ctx.unsupported(op, "'llvm.inline_asm' in the Intel dialect",
+                              hint="only AT&T syntax (asm_dialect = att) is lowered")
+    args = ctx.get_all(op.operands)
+    ret = ctx.convert(op.results[0].type) if op.results else VOID
+    fnty = ir.FunctionType(ret, [a.type for a in args])
+    res = ctx.builder.asm(fnty, prop(op, "asm_string").data, prop(op, "constraints").data,
+                          args, prop(op, "has_side_effects") is not None)
+    ctx.set_results(op, [res] if op.results else [])
