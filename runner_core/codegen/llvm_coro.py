@@ -1,5 +1,6 @@
 """LLVM-dialect coroutines (mlir-opt 22's ``convert-async-to-llvm`` output), lowered here;
-and ``llvm.inline_asm`` (LLVM-dialect ops that llvm.py, at its size limit, does not hold).
+and ``llvm.inline_asm``, ``llvm.call_intrinsic`` (LLVM-dialect ops llvm.py, at its size limit,
+does not hold).
 
 Each ``llvm.intr.coro.*`` op is the LLVM intrinsic of the same name; the
 coroutine passes that split them run in the host JIT's pipeline, also at -O0
@@ -68,4 +69,19 @@ def _inline_asm(ctx: LoweringContext, op) -> None:
     fnty = ir.FunctionType(ret, [a.type for a in args])
     res = ctx.builder.asm(fnty, prop(op, "asm_string").data, prop(op, "constraints").data,
                           args, prop(op, "has_side_effects") is not None)
+    ctx.set_results(op, [res] if op.results else [])
+
+
+@lowering("llvm.call_intrinsic")
+def _call_intrinsic(ctx: LoweringContext, op) -> None:
+    """``llvm.call_intrinsic "llvm.x86.avx.rsqrt.ps.256"(%v)``: the intrinsic by its full
+    name (overloads already mangled in it), declared with the op's types."""
+    from .context import prop
+
+    if op.op_bundle_operands:
+        raise ctx.unsupported(op, "'llvm.call_intrinsic' with operand bundles")
+    args = ctx.get_all(op.args)
+    ret = ctx.convert(op.results[0].type) if op.results else VOID
+    fn = ctx.declare(prop(op, "intrin").data, ret, [a.type for a in args])
+    res = ctx.builder.call(fn, args)
     ctx.set_results(op, [res] if op.results else [])
