@@ -41,6 +41,8 @@ def dense_constant(ty: ir.Type, values: list) -> ir.Constant:
     if isinstance(ty, ir.VectorType):
         return ir.Constant(ty, [scalar_constant(ty.element, v) for v in values])
     if isinstance(ty, ir.ArrayType):
+        if ty.count == 0:  # e.g. a global of type memref<0xi64>
+            return ir.Constant(ty, [])
         n = len(values) // ty.count
         return ir.Constant(ty, [dense_constant(ty.element, values[i * n:(i + 1) * n])
                                 for i in range(ty.count)])
