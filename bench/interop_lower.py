@@ -98,8 +98,12 @@ def _entry(out: Path, runner: list[str], after: list[list[str]], source: Path, s
             copy = save / "checks" / source.name
             copy.parent.mkdir(exist_ok=True)
             copy.write_bytes(source.read_bytes())
-            check_file = copy.relative_to(ROOT).as_posix()
-    return {"lowered": out.relative_to(ROOT).as_posix(), "runner": runner,
+            check_file = str(copy.resolve())
+    try:
+        lowered = out.resolve().relative_to(ROOT).as_posix()
+    except ValueError:  # --save outside the checkout
+        lowered = str(out.resolve())
+    return {"lowered": lowered, "runner": runner,
             "filecheck": check_args, "check_file": check_file, "has_check": bool(check)}
 
 
@@ -132,7 +136,8 @@ def main() -> int:
     for p in map(Path, args.paths):
         files += sorted(p.rglob("*.mlir")) if p.is_dir() else [p]
     gpurunner = str(Path(sys.executable).parent / "gpurunner")
-    env = dict(os.environ, GPURUNNER_BACKEND=args.backend)
+    # The embedded runner stands in for the real one (as in hybrid mode): same input rules.
+    env = dict(os.environ, GPURUNNER_BACKEND=args.backend, GPURUNNER_LLVM_ONLY="1")
     counts: dict[str, int] = {}
     manifest: list[dict] = []
     for path in files:
