@@ -40,8 +40,9 @@ def _nested_module(ctx: LoweringContext, op) -> None:
     """A module inside the module: mlir-opt leaves an emptied transform library behind
     (`module attributes {transform.with_named_sequence} {}`), which translates to nothing."""
     if any(True for _ in op.body.walk()):
-        raise ctx.unsupported(op, "a nested 'builtin.module' with operations",
-                              hint="the runner translates the top-level module only")
+        raise ctx.unsupported(op, "operation 'builtin.module' at module level",
+                              hint="a nested module with operations: the runner translates "
+                                   "the top-level module only")
 
 
 register_module_op("builtin.module", declare=_nested_module)
