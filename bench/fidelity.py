@@ -108,7 +108,7 @@ def run_mode(mode: str, folder: Path, files: list[Path], args, tmp: Path) -> Mod
            "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "_fidelity_report",
            f"--gpurunner-tools={'system' if mode == 'system' else mode}",
            f"--gpurunner-gpu={args.gpu}", f"--gpurunner-timeout={args.timeout}"]
-    if mode == "system" or args.tool_dir_everywhere:
+    if mode in ("system", "hybrid") or args.tool_dir_everywhere:  # hybrid: real mlir-opt
         cmd += [f"--gpurunner-tool-dir={d}" for d in (alias_dir(args.tool_dir, tmp),
                                                        args.tool_dir)]
     if args.n:

@@ -187,6 +187,12 @@ class MlirItem(pytest.Item):
         if xfail and result.status == "fail":
             self._cleanup()
             pytest.xfail("XFAIL: " + ", ".join(self.parsed.xfails))
+        needs_gpu = gating.needs_gpu_reason(result) if decision.where == "emulated" else ""
+        if needs_gpu:  # e.g. a precompiled PTX/cubin object: device code, not a wrong answer
+            self._cleanup()
+            self.user_properties[:] = [("gpurunner_gpu", "skipped") if k == "gpurunner_gpu"
+                                       else (k, v) for k, v in self.user_properties]
+            self._skip(f"needs a GPU: the cpu backend cannot run it: {needs_gpu}")
         kept = self._kept_dir()
         raise MlirTestFailure(report.failure_text(str(self.path), self.lines, result, kept,
                                                   attempts, notes))

@@ -223,3 +223,21 @@ def decide(policy: str, is_gpu_test: bool, info: GpuInfo | None) -> Decision:
     if policy == "emulate":
         return Decision("run", "cpu", "emulated")
     return Decision("run", "cuda", "gpu")
+
+
+# What the embedded runner's error says when a GPU test emulated on the cpu backend needs
+# a real GPU (runner_core.backends.gpu_objects.NEEDS_GPU: a precompiled GPU object).
+NEEDS_GPU = "(needs a GPU)"
+
+
+def needs_gpu_reason(result) -> str:
+    """The runner's error line when an emulated run failed only because it needs a GPU."""
+    if result.status != "fail":
+        return ""
+    for stage in result.stages:
+        if stage.kind != "embedded" or stage.returncode == 0:
+            continue
+        for line in stage.stderr.decode(errors="replace").splitlines():
+            if NEEDS_GPU in line and "unsupported:" in line:
+                return line.split("unsupported:", 1)[1].replace(NEEDS_GPU, "").strip()
+    return ""

@@ -82,7 +82,7 @@ class ToolTable:
     between those and executables found in ``tool_dirs`` then on ``PATH``.
     """
 
-    mode: str = "embedded"  # embedded | system | auto
+    mode: str = "embedded"  # embedded | system | auto | hybrid
     embedded: dict[str, object] = field(default_factory=dict)
     tool_dirs: list[str] = field(default_factory=list)
 

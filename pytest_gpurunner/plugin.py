@@ -42,6 +42,8 @@ def pytest_configure(config: pytest.Config) -> None:
     resolved.pinned_gpu = pinned
     resolved.gpu, resolved.gpu_note = gating.probe_gpu()
     resolved.features |= gating.gpu_features(resolved.gpu)
+    resolved.hybrid_format = settings.hybrid_compilation_format(
+        resolved, resolved.gpu is not None and resolved.gpu_policy != "emulate")
     state = SessionState(config, resolved)
     config.stash[STATE] = state
     # An xdist worker interrupted while idle leaves through the interpreter's exit, not
@@ -203,13 +205,19 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         lines.append(f"gpurunner: no GPU ({s.gpu_note}); backend cpu; gpu policy {s.gpu_policy}: "
                      f"{what}")
     lines.append(f"gpurunner: %mlir_lib_dir={s.mlir_lib_dir} ({s.runtime_note})")
+    if s.hybrid_format:
+        lines.append(f"gpurunner: %gpu_compilation_format={s.hybrid_format} (hybrid mode: "
+                     + ("PTX for the GPU)" if s.hybrid_format == "isa"
+                        else "LLVM bitcode, which the cpu backend runs)"))
     if s.repeat > 1:
         later = f"runs 2-{s.repeat}" if s.repeat > 2 else "run 2"
         lines.append(f"gpurunner: repeat: each integration test runs {s.repeat} times ({later} "
                      f"with GPURUNNER_PERTURB=<seed>); differing outputs fail as flaky")
-    if config.get_verbosity() >= 1:
+    # In hybrid mode which tool runs a command is the point of the mode: always shown.
+    if config.get_verbosity() >= 1 or s.tools.mode == "hybrid":
         lines.append("gpurunner: tool table: "
                      + ", ".join(tools.describe_table(s.tools, os.environ, str(s.rootdir))))
+    if config.get_verbosity() >= 1:
         lines.append("gpurunner: features: " + " ".join(sorted(s.features)))
     return lines
 

@@ -20,7 +20,7 @@ import pytest
 from . import gating, tools
 from .job import ToolTable
 
-TOOL_MODES = ("embedded", "system", "auto")
+TOOL_MODES = ("embedded", "system", "auto", "hybrid")
 # Integration tests run generated code, which can hang: unless told otherwise, none may
 # hold a CI machine longer than this.  Unit tests run our own Python code in process.
 DEFAULT_TIMEOUT = 600.0
@@ -60,7 +60,8 @@ def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("gpurunner", "lit-style .mlir tests (pytest-gpurunner)")
     group.addoption("--gpurunner-tools", choices=TOOL_MODES, default=None,
                     help="embedded: in-process tools where available (default); system: "
-                         "executables only; auto: embedded when importable, else executables")
+                         "executables only; auto: embedded when importable, else executables; "
+                         "hybrid: real mlir-opt/FileCheck executables, the embedded runner")
     group.addoption("--gpurunner-tool-dir", action="append", default=None, metavar="DIR",
                     help="directory searched for executables before PATH (repeatable), "
                          "e.g. /usr/lib/llvm-22/bin")
@@ -105,7 +106,7 @@ def add_options(parser: pytest.Parser) -> None:
     parser.addini("gpurunner_runner_tools",
                   "commands that make a test an integration test",
                   type="args", default=list(gating.DEFAULT_RUNNER_TOOLS))
-    parser.addini("gpurunner_tools", "embedded | system | auto", default="embedded")
+    parser.addini("gpurunner_tools", "embedded | system | auto | hybrid", default="embedded")
     parser.addini("gpurunner_tool_dirs", "directories searched for executables before PATH",
                   type="args", default=[])
     parser.addini("gpurunner_embedded_tools",
@@ -118,8 +119,8 @@ def add_options(parser: pytest.Parser) -> None:
     parser.addini("gpurunner_mlir_lib_dir",
                   "value of %mlir_lib_dir (default: the built-in runtimes, or the system "
                   "LLVM's lib directory when the runner is a system executable)", default="")
-    parser.addini("gpurunner_gpu_compilation_format", "value of %gpu_compilation_format",
-                  default="fatbin")
+    parser.addini("gpurunner_gpu_compilation_format", "value of %gpu_compilation_format "
+                  "(default: fatbin; isa in hybrid tools mode)", default="")
     parser.addini("gpurunner_recursive_expansion_limit",
                   "lit's recursiveExpansionLimit (empty: substitutions are applied once)",
                   default="")
@@ -182,6 +183,22 @@ class Settings:
     repeat: int = 1
     repeat_masks: list = field(default_factory=list)
     timeout_configured: bool = True  # False: integration tests get DEFAULT_TIMEOUT
+    compilation_format_configured: bool = True
+    hybrid_format: str = ""  # what hybrid mode chose for %gpu_compilation_format
+
+
+def hybrid_compilation_format(s: Settings, gpu_runs: bool) -> str:
+    """Hybrid mode's ``%gpu_compilation_format`` unless configured: a real mlir-opt
+    serialises the kernels; ``isa`` (PTX: no ptxas needed for the default chip, the driver
+    JIT-compiles it for the GPU) when GPU tests run on a GPU, else ``llvm`` (the bitcode
+    the cpu backend runs).  Returns the format chosen ('' when not hybrid's choice)."""
+    if s.tools.mode != "hybrid" or s.compilation_format_configured:
+        return ""
+    fmt = "isa" if gpu_runs else "llvm"
+    key = re.escape("%gpu_compilation_format")
+    s.base_local.substitutions = [(k, fmt if k == key else v)
+                                  for k, v in s.base_local.substitutions]
+    return fmt
 
 
 def _number(config: pytest.Config, name: str, convert, default: str, expected: str):
@@ -252,7 +269,7 @@ def _lib_dir(config: pytest.Config, table: ToolTable) -> tuple[str, str]:
     if configured:
         return configured, "gpurunner_mlir_lib_dir"
     # Where the runner itself will come from decides what the library names must mean.
-    if table.mode == "embedded" and "mlir-runner" in table.embedded:
+    if table.mode in ("embedded", "hybrid") and "mlir-runner" in table.embedded:
         return BUILTIN_LIB_DIR, "built-in runtime providers (no such directory on disk)"
     try:
         runner = tools.resolve("mlir-runner", table, os.environ, str(config.rootpath))
@@ -294,6 +311,8 @@ def build(config: pytest.Config) -> Settings:
         environment["GPURUNNER_CACHE_DIR"] = (str(Path(cache_dir).expanduser().resolve())
                                               if cache_dir.strip() else "")
 
+    if mode == "hybrid":  # contract 3: the runner stands in for the real mlir-runner
+        environment.setdefault("GPURUNNER_LLVM_ONLY", "1")
     bounds_check = config.getoption("gpurunner_bounds_check")
     if bounds_check is None:
         bounds_check = config.getini("gpurunner_bounds_check")
@@ -305,8 +324,9 @@ def build(config: pytest.Config) -> Settings:
     base = LocalConfig()
     for name, value in _pairs(config.getini("gpurunner_substitutions"), "gpurunner_substitutions"):
         base.add_substitution(name, value)
+    configured_format = str(config.getini("gpurunner_gpu_compilation_format")).strip()
     base.substitutions += _runtime_substitutions(
-        lib_dir, str(config.getini("gpurunner_gpu_compilation_format")).strip() or "fatbin")
+        lib_dir, configured_format or ("isa" if mode == "hybrid" else "fatbin"))
 
     return Settings(
         suffixes=tuple(config.getini("gpurunner_suffixes")),
@@ -327,4 +347,5 @@ def build(config: pytest.Config) -> Settings:
         runtime_note=lib_note,
         repeat=_repeat(config),
         repeat_masks=_repeat_masks(config),
+        compilation_format_configured=bool(configured_format),
     )

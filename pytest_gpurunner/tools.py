@@ -9,7 +9,12 @@ subprocess.  ``gpurunner_tools`` picks between them:
 * ``embedded``: the embedded implementation where one is registered, executables
   for every other name;
 * ``system``: executables only (tool directories first, then ``PATH``);
-* ``auto``: the embedded implementation when it imports, else the executable.
+* ``auto``: the embedded implementation when it imports, else the executable;
+* ``hybrid``: executables for the names that stand for real LLVM tools
+  (``mlir-opt``, ``FileCheck``: ``LLVM_NAMES``), the embedded implementation for
+  every other name, the runners above all.  This is the mode of a team with its
+  own compiler build and no GPU-capable ``mlir-runner``: their real ``mlir-opt``
+  lowers, our runner runs what it printed.
   The choice is printed in the report header, so it is never silent.
 
 Embedded entries are dotted ``module:function`` paths, imported on first use:
@@ -42,6 +47,19 @@ DEFAULT_EMBEDDED: dict[str, str] = {
     "mlir-opt": OPT_TOOL,
     "gpurunner-opt": OPT_TOOL,
 }
+
+
+# Embedded names that are stand-ins for LLVM executables: hybrid mode runs the real ones.
+LLVM_NAMES = frozenset({"mlir-opt", "FileCheck"})
+
+
+def wants_embedded(name: str, table: ToolTable) -> bool:
+    """Whether the mode asks for the embedded implementation of ``name`` (if there is one)."""
+    if table.mode == "system":
+        return False
+    if table.mode == "hybrid":
+        return name not in LLVM_NAMES
+    return True
 
 
 class ToolError(Exception):
@@ -102,8 +120,8 @@ def find_executable(name: str, table: ToolTable, env: Mapping[str, str], cwd: st
 
 def resolve(name: str, table: ToolTable, env: Mapping[str, str], cwd: str) -> Resolved:
     target = table.embedded.get(name)
-    if target is not None and table.mode != "system":
-        if table.mode == "embedded":
+    if target is not None and wants_embedded(name, table):
+        if table.mode in ("embedded", "hybrid"):
             return Resolved("embedded", describe_target(target), load_embedded(target))
         try:
             return Resolved("embedded", describe_target(target), load_embedded(target))
@@ -117,7 +135,11 @@ def resolve(name: str, table: ToolTable, env: Mapping[str, str], cwd: str) -> Re
         where = ", ".join(table.tool_dirs + ["PATH"])
         extra = ""
         if target is not None:
-            extra = f" (gpurunner_tools=system ignores the embedded {describe_target(target)})"
+            if table.mode == "hybrid":
+                extra = (f" (gpurunner_tools=hybrid runs the real {name}, not the embedded "
+                         f"{describe_target(target)}: add its directory to gpurunner_tool_dirs)")
+            else:
+                extra = f" (gpurunner_tools=system ignores the embedded {describe_target(target)})"
         raise ToolError(f"{name}: command not found (searched {where}){extra}")
     return Resolved("system", path)
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import llvmlite.ir as ir
 
+from runner_core import input_policy
 from runner_core.backends import Backend, cpu, cuda
 from runner_core.errors import ExecutionError, RunnerError, UnsupportedError, format_diagnostic
 from runner_core.options import RunOptions  # noqa: F401 - re-exported: callers import it here
@@ -287,6 +288,12 @@ def _raise_bounds_violation() -> None:
         raise ExecutionError(message)
 
 
+def _prebuilt_kernels_only(module) -> bool:
+    """Kernels only as ``gpu.binary`` objects (none for our own compiler to build)."""
+    names = {op.name for op in module.walk()}
+    return "gpu.binary" in names and "gpu.module" not in names
+
+
 # Programs whose code generation depends on more than their text and options (GPU
 # kernels are compiled for the device found at run time), or reaches into the process.
 _NOT_CACHED = ("gpu.module", "gpu.binary")
@@ -300,21 +307,25 @@ def _frontend_key(text: str, opts: RunOptions, pipeline: str, backend: Backend,
     from runner_core import cache
 
     options = repr((opts.entry, opts.entry_result, opts.opt_level, sorted(opts.llvm_cl.items()),
-                    backend.name, pipeline, opts.strict))
+                    backend.name, pipeline, opts.strict, input_policy.requested(opts.env)))
     return cache.make_key("frontend", [options, opts.filename, text])
 
 
 def _front_end(text: str, opts: RunOptions, pipeline: str, backend: Backend,
-               check_bounds: bool, timings: dict, t0: float) -> tuple[str, list[str]]:
-    """Parse, prepare and lower ``text``: (LLVM IR with the entry thunk, external symbols)."""
+               check_bounds: bool, timings: dict, t0: float) -> tuple[str, list[str], bool]:
+    """Parse, prepare and lower ``text``: (LLVM IR with the entry thunk, external symbols,
+    whether every kernel is a prebuilt ``gpu.binary`` object on the cuda backend)."""
     from runner_core.codegen import bounds, lower_module
     from runner_core.codegen.target import host_target
 
     module = parse(text, opts.filename, strict=opts.strict)
+    if input_policy.requested(opts.env):  # standing in for the real mlir-runner (hybrid)
+        input_policy.check(module, text)
     timings["parse"] = time.perf_counter() - t0
     t = time.perf_counter()
     run_passes(module, pipeline)
     timings["passes"] = time.perf_counter() - t
+    prebuilt = backend.name == "cuda" and _prebuilt_kernels_only(module)
     t = time.perf_counter()
     try:
         llmod, ctx = lower_module(module, host_target(), name=os.path.basename(opts.filename),
@@ -328,7 +339,7 @@ def _front_end(text: str, opts: RunOptions, pipeline: str, backend: Backend,
     add_entry_thunk(llmod, info, opts.entry_result)
     timings["codegen"] = time.perf_counter() - t
     ir_text = str(llmod)
-    return ir_text, external_symbols(llmod, ir_text)
+    return ir_text, external_symbols(llmod, ir_text), prebuilt
 
 
 def run_program(text: str, opts: RunOptions) -> RunOutcome:
@@ -348,8 +359,9 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     timings: dict[str, float] = {}
     backend = select_backend(opts.backend, opts.env)
     check_bounds = bounds.requested(opts.bounds_check, opts.env)
+    llvm_only = input_policy.requested(opts.env)  # standing in for the real mlir-runner
     libraries = resolve_shared_libs(opts.shared_libs, cwd=opts.cwd,
-                                    gpu_runtime=backend.runtime_provider())
+                                    gpu_runtime=backend.runtime_provider(), missing_ok=llvm_only)
     before = cache.counters()
     pipeline = opts.pass_pipeline if opts.pass_pipeline is not None else default_pipeline()
     key = _frontend_key(text, opts, pipeline, backend, check_bounds)
@@ -358,8 +370,13 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
         ir_text, externals = hit["ir"], list(hit.get("externals", []))
         timings["frontend_cached"] = time.perf_counter() - t0
     else:
-        ir_text, externals = _front_end(text, opts, pipeline, backend, check_bounds, timings,
-                                        t0)
+        ir_text, externals, prebuilt = _front_end(text, opts, pipeline, backend, check_bounds,
+                                                  timings, t0)
+        if prebuilt:
+            # Upstream's own libmlir_cuda_runtime.so, given by path, can load these kernels.
+            libraries = resolve_shared_libs(opts.shared_libs, cwd=opts.cwd,
+                                            gpu_runtime=backend.runtime_provider(),
+                                            real_gpu_runtime=True, missing_ok=llvm_only)
         if key:
             cache.put_json("frontend", opts.env, key, {"ir": ir_text, "externals": externals})
     the_core = core()

@@ -62,7 +62,8 @@ class Backend:
         """``gpu.binary`` (kernels compiled by someone else, e.g. upstream's
         ``gpu-module-to-binary``) -> the blob for ``mgpuModuleLoad``.
 
-        No backend reads those objects yet; this says so at the op.
+        This default says at the op that the backend reads no such objects
+        (both backends override it: :mod:`runner_core.backends.gpu_objects`).
         """
         from runner_core.codegen.diag import unsupported  # see the module docstring
 

@@ -46,10 +46,16 @@ def dense_constant(ty: ir.Type, values: list) -> ir.Constant:
     if isinstance(ty, ir.VectorType):
         return ir.Constant(ty, [scalar_constant(ty.element, v) for v in values])
     if isinstance(ty, ir.ArrayType):
+        if ty.count == 0:  # e.g. a global of type memref<0xi64>
+            return ir.Constant(ty, [])
         n = len(values) // ty.count
         return ir.Constant(ty, [dense_constant(ty.element, values[i * n:(i + 1) * n])
                                 for i in range(ty.count)])
     (v,) = values
+    if isinstance(ty, ir.LiteralStructType) and isinstance(v, tuple):
+        # complex<T> elements ({T, T} in LLVM), e.g. an llvm.mlir.global of complex values
+        return ir.Constant(ty, [scalar_constant(e, x) for e, x in zip(ty.elements, v,
+                                                                        strict=True)])
     return scalar_constant(ty, v)
 
 

@@ -8,6 +8,7 @@ from .registry import Registry
 
 registry = Registry()
 lowering = registry.lowering
+register_module_op = registry.register_module_op
 
 
 @lowering("builtin.unrealized_conversion_cast")
@@ -37,3 +38,15 @@ def _poison(ctx: LoweringContext, op) -> None:
 @lowering("ub.unreachable", "llvm.unreachable")
 def _unreachable(ctx: LoweringContext, op) -> None:
     ctx.builder.unreachable()
+
+
+def _nested_module(ctx: LoweringContext, op) -> None:
+    """A module inside the module: mlir-opt leaves an emptied transform library behind
+    (`module attributes {transform.with_named_sequence} {}`), which translates to nothing."""
+    if any(True for _ in op.body.walk()):
+        raise ctx.unsupported(op, "operation 'builtin.module' at module level",
+                              hint="a nested module with operations: the runner translates "
+                                   "the top-level module only")
+
+
+register_module_op("builtin.module", declare=_nested_module)

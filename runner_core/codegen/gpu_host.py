@@ -288,10 +288,14 @@ def _launch_func(ctx, op):
     if kname not in m.kernels:
         raise ctx.unsupported(op, f"launch of @{mod_name}::@{kname}: gpu.module @{mod_name} "
                                   f"has no kernel @{kname}")
-    if op.asyncObject is not None:
-        raise ctx.unsupported(op, "gpu.launch_func with an explicit stream operand (<%s : T>)")
     bld = ctx.builder
-    stream, temporary = _begin_async_op(ctx, op)
+    if op.asyncObject is not None:
+        # `<%stream : !llvm.ptr>`: gpu-to-llvm's form (mlir-opt 22): enqueued on that stream.
+        stream, temporary = ctx.get(op.asyncObject), False
+        for d in ctx.get_all(op.asyncDependencies):
+            stream_wait_for(ctx, stream, d)
+    else:
+        stream, temporary = _begin_async_op(ctx, op)
     fn = _function_handle(ctx, m, kname)
     grid = [_intptr(ctx, ctx.get(v)) for v in op.grid_size]
     block = [_intptr(ctx, ctx.get(v)) for v in op.block_size]

@@ -79,8 +79,16 @@ def _declare_func(ctx: LoweringContext, op) -> None:
     linkage = str(prop(op, "linkage") or "")
     if op.body.blocks and ("internal" in linkage or "private" in linkage):
         fn.linkage = "internal"
+    if _passthrough(op, "presplitcoroutine"):  # convert-async-to-llvm's coroutines
+        set.add(fn.attributes, "presplitcoroutine")  # llvmlite does not know this attribute
     ctx.functions[name] = FunctionInfo(name, _as_builtin(ftype), fn, not op.body.blocks,
                                        False, op)
+
+
+def _passthrough(op, name: str) -> bool:
+    attr = op.attributes.get("passthrough") or prop(op, "passthrough")
+    return isinstance(attr, b.ArrayAttr) and any(
+        isinstance(a, b.StringAttr) and a.data == name for a in attr.data)
 
 
 def _define_func(ctx: LoweringContext, op) -> None:
@@ -245,7 +253,13 @@ _CASTS = {"llvm.sext": "sext", "llvm.zext": "zext", "llvm.trunc": "trunc",
 def _cast(method):
     def lower(ctx, op):
         (a,) = ctx.get_all(op.operands)
-        ctx.set_results(op, [getattr(ctx.builder, method)(a, ctx.convert(op.results[0].type))])
+        to = ctx.convert(op.results[0].type)
+        if method == "fptrunc" and arith._needs_round_to_odd(ctx, arith.scalar_of(a.type),
+                                                             arith.scalar_of(to)):
+            # mlir-opt's lowering of arith.truncf f64 -> f16: no __truncdfhf2 in a JIT.
+            ctx.set_results(op, [arith._fptrunc_via_f32(ctx, a, to)])
+            return
+        ctx.set_results(op, [getattr(ctx.builder, method)(a, to)])
 
     return lower
 

@@ -74,7 +74,7 @@ def _index() -> Dialect:
 
 
 def _llvm() -> Dialect:
-    from runner_core.ir.dialects.llvm_ext import LLVM
+    from runner_core.ir.dialects.llvm_coro import LLVM  # llvm_ext's dialect + coroutines
 
     return LLVM
 

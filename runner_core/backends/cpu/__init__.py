@@ -43,6 +43,13 @@ class CpuBackend(Backend):
         return kernel.compile_gpu_module(op, self.kernel_hooks(), filename=filename,
                                          options=options)
 
+    def load_gpu_object(self, op, *, filename: str = "", options: Mapping | None = None):
+        from runner_core.backends.gpu_objects import (
+            cpu_binary,  # lazily: imports the code generator
+        )
+
+        return cpu_binary(op, options)
+
     def runtime_provider(self) -> runtime.CpuGpuRuntime:
         return runtime.PROVIDER
 

@@ -50,6 +50,13 @@ class CudaBackend(Backend):
 
         return compile_gpu_module(op, self.kernel_hooks(), filename=filename, options=options)
 
+    def load_gpu_object(self, op, *, filename: str = "", options: Mapping | None = None):
+        from runner_core.backends.gpu_objects import (
+            cuda_binary,  # lazily: imports the code generator
+        )
+
+        return cuda_binary(op, options)
+
     def runtime_provider(self) -> CudaRuntimeProvider:
         from .runtime import PROVIDER
 

@@ -175,10 +175,32 @@ def apply(module, deferred: list[str], debug_only: set[str], err: list[str],
 
 def _replace_with_binary(op, name: str, ptx: str, s: Serialization) -> None:
     """``gpu.binary @name [#gpu.object<#nvvm.target<...>, assembly = "PTX">]``."""
-    from runner_core.ir.dialects.gpu_binary import make_isa_binary
-
-    binary = make_isa_binary(name, ptx, s.chip, s.features, s.opt)
+    binary = _isa_binary(name, ptx, s.chip, s.features, s.opt)
     parent = op.parent_block()
     parent.insert_op_before(binary, op)
     op.detach()
     op.erase()
+
+
+def _escape(text: str) -> str:
+    """MLIR string literal escapes: printable ASCII as is, the rest as ``\\XX``."""
+    return "".join(ch if 32 <= ord(ch) <= 126 and ch not in '"\\' else
+                   "".join(f"\\{b:02X}" for b in ch.encode()) for ch in text)
+
+
+def _isa_binary(name: str, ptx: str, chip: str, features: str, opt: int):
+    """What ``format=isa`` gives: the PTX as the object's text (upstream's printed form)."""
+    from xdsl.dialects.builtin import ArrayAttr, StringAttr
+    from xdsl.parser import Parser
+
+    from runner_core.ir.context import shared_context
+    from runner_core.ir.dialects.gpu_binary import BinaryOp
+
+    # Upstream prints only the parameters that differ from their defaults.
+    params = [p for p, default in ((f"O = {opt}", opt == 2), (f'chip = "{chip}"', chip == "sm_50"),
+                                   (f'features = "{features}"', features == "+ptx60"))
+              if not default]
+    target = f"#nvvm.target<{', '.join(params)}>" if params else "#nvvm.target"
+    obj = Parser(shared_context(), f'#gpu.object<{target}, assembly = "{_escape(ptx)}">'
+                 ).parse_attribute()
+    return BinaryOp.create(properties={"sym_name": StringAttr(name), "objects": ArrayAttr([obj])})

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
-from runner_core.ir.dialects.gpu_binary import BinaryOp  # noqa: E402
+from runner_core.ir.dialects.gpu_binary import BinaryOp, ObjectAttr, SelectObjectAttr
 from runner_core.ir.dialects.gpu_collective import (
     AllReduceOp,
     BarrierOp,
@@ -94,7 +94,8 @@ GPU = Dialect(
         BarrierOp, ShuffleOp, AllReduceOp, SubgroupReduceOp, PrintfOp, DynamicSharedMemoryOp,
         BinaryOp, *MMA_OPS,
     ],
-    [AsyncTokenType, MMAMatrixType, DimensionAttr, AllReduceOperationAttr, ShuffleModeAttr, AddressSpaceAttr],
+    [AsyncTokenType, MMAMatrixType, DimensionAttr, AllReduceOperationAttr, ShuffleModeAttr,
+     AddressSpaceAttr, ObjectAttr, SelectObjectAttr],
 )
 
 ID_OPS: tuple[type[_DimIndexOp], ...] = (ThreadIdOp, BlockIdOp, BlockDimOp, GridDimOp,

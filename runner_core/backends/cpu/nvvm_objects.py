@@ -1,0 +1,317 @@
+"""An `offload` GPU object (NVVM LLVM bitcode from gpu-module-to-binary) run by the cpu backend.
+
+``-gpu-lower-to-nvvm-pipeline="cubin-format=llvm"`` leaves the device module
+as LLVM bitcode for NVPTX.  Its kernels are plain LLVM IR apart from a few
+things that only a GPU has; this module rewrites those onto the cpu backend's
+kernel runtime (:mod:`.fibers`, :mod:`.layout`) and emits the entry points and
+descriptors the provider's ``mgpuModuleLoad`` expects (as :mod:`.kernel` does
+for the kernels we compile ourselves):
+
+* address spaces are dropped (all memory is host memory); `addrspacecast`
+  becomes a no-op `bitcast`;
+* `llvm.nvvm.read.ptx.sreg.{tid,ctaid,ntid,nctaid}.{x,y,z}`, `laneid`,
+  `warpsize` read the running thread's block record
+  (``gpurunner_cpu_current_block``; the fiber runtime keeps ``B_CUR_TID``);
+* `llvm.nvvm.barrier0` / `barrier.cta.sync*` / `barrier.sync` call the fiber
+  barrier; `llvm.nvvm.shfl.sync.*` the fiber shuffle (width from the clamp
+  operand, as MLIR's lowering encodes it: clamp = width - 1, up: 32 - width);
+* workgroup memory (`addrspace(3)` globals, dynamic shared memory) stays
+  module globals: the kernels run their blocks one after another (the
+  descriptor's serial flag), so one copy is one block's;
+* `vprintf(fmt, args)` with a constant format becomes `printf` with the
+  arguments read from the packed buffer (naturally aligned, floats as double,
+  as MLIR's gpu.printf lowering packs them); `__assertfail` the runner's
+  assertion hook; `__nv_*` math the C library's function of the same name.
+
+Anything else (`vote`, `redux`, `match`, `atom` intrinsics, ...) is refused at
+the `gpu.binary` with the names of what is missing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+
+import llvmlite.binding as llvm
+
+from runner_core.runtime.core import ASSERT_FAIL
+
+from . import layout as L
+
+_SREG = {"tid": L.B_CUR_TID, "ctaid": L.B_BID, "ntid": L.B_BDIM, "nctaid": L.B_GDIM}
+_SHFL = re.compile(r"shfl\.sync\.(bfly|up|down|idx)\.(i32|f32)(p?)$")
+_SHFL_MODE = {"bfly": L.SHUFFLE_MODE_CODES["xor"], "up": L.SHUFFLE_MODE_CODES["up"],
+              "down": L.SHUFFLE_MODE_CODES["down"], "idx": L.SHUFFLE_MODE_CODES["idx"]}
+_BARRIERS = {"barrier0", "barrier.cta.sync.aligned.all", "barrier.cta.sync.all",
+             "barrier.sync", "barrier.cta.sync.aligned", "barrier.cta.sync"}
+DYNAMIC_SHARED_BYTES = 256 * 1024  # what a kernel may ask for (an H100 allows 227 KiB)
+
+_PRELUDE = f"""
+declare ptr @gpurunner_cpu_current_block()
+declare void @gpurunner_cpu_barrier(ptr)
+declare {{i64, i1}} @gpurunner_cpu_shuffle(ptr, i32, i64, i32, i32)
+declare void @{ASSERT_FAIL}(ptr, ptr)
+declare i32 @printf(ptr, ...)
+
+define internal i64 @__gr.slot(i64 %i) alwaysinline {{
+  %b = call ptr @gpurunner_cpu_current_block()
+  %p = getelementptr i64, ptr %b, i64 %i
+  %v = load i64, ptr %p
+  ret i64 %v
+}}
+
+define internal i32 @__gr.linear() alwaysinline {{
+  %tx = call i64 @__gr.slot(i64 {L.B_CUR_TID})
+  %ty = call i64 @__gr.slot(i64 {L.B_CUR_TID + 1})
+  %tz = call i64 @__gr.slot(i64 {L.B_CUR_TID + 2})
+  %bx = call i64 @__gr.slot(i64 {L.B_BDIM})
+  %by = call i64 @__gr.slot(i64 {L.B_BDIM + 1})
+  %z1 = mul i64 %tz, %by
+  %z2 = add i64 %z1, %ty
+  %z3 = mul i64 %z2, %bx
+  %l = add i64 %z3, %tx
+  %r = trunc i64 %l to i32
+  ret i32 %r
+}}
+
+; PTX's c operand: segment mask in bits 12:8, clamp lane in 4:0.  MLIR's gpu.shuffle
+; lowering gives no segment mask and clamp = width - 1 (up: 32 - width).
+define internal {{i64, i1}} @__gr.shfl(i32 %mode, i64 %bits, i32 %off, i32 %clamp) {{
+  %b = call ptr @gpurunner_cpu_current_block()
+  %c = lshr i32 %clamp, 8
+  %seg = and i32 %c, 31
+  %lane = and i32 %clamp, 31
+  %isup = icmp eq i32 %mode, {L.SHUFFLE_MODE_CODES["up"]}
+  %wup = sub i32 32, %lane
+  %wother = add i32 %lane, 1
+  %wlane = select i1 %isup, i32 %wup, i32 %wother
+  %wseg = sub i32 32, %seg
+  %hasseg = icmp ne i32 %seg, 0
+  %w = select i1 %hasseg, i32 %wseg, i32 %wlane
+  %r = call {{i64, i1}} @gpurunner_cpu_shuffle(ptr %b, i32 %mode, i64 %bits, i32 %off, i32 %w)
+  ret {{i64, i1}} %r
+}}
+
+define internal void @__assertfail(ptr %msg, ptr %file, i32 %line, ptr %fn, i64 %size) {{
+  call void @{ASSERT_FAIL}(ptr %msg, ptr %file)
+  unreachable
+}}
+"""
+
+
+class NotRunnable(Exception):
+    """What of an object the cpu backend cannot run (the message names it)."""
+
+
+def _sreg(name: str) -> str | None:
+    m = re.fullmatch(r"read\.ptx\.sreg\.(tid|ctaid|ntid|nctaid)\.([xyz])", name)
+    if m:
+        slot = _SREG[m.group(1)] + "xyz".index(m.group(2))
+        return (f"  %v = call i64 @__gr.slot(i64 {slot})\n  %r = trunc i64 %v to i32\n"
+                "  ret i32 %r\n")
+    if name == "read.ptx.sreg.laneid":
+        return "  %l = call i32 @__gr.linear()\n  %r = and i32 %l, 31\n  ret i32 %r\n"
+    if name == "read.ptx.sreg.warpsize":
+        return "  ret i32 32\n"
+    return None
+
+
+def _definition(name: str, decl: str) -> str | None:
+    """LLVM IR defining ``@__gr.nvvm.<name>`` (the intrinsic ``llvm.nvvm.<name>``)."""
+    fn = f'@"__gr.nvvm.{name}"'
+    body = _sreg(name)
+    if body is not None:
+        return f"define internal i32 {fn}() alwaysinline {{\n{body}}}\n"
+    if name in _BARRIERS:
+        params = ", ".join(f"{t} %a{i}" for i, t in enumerate(_param_types(decl)))
+        return (f"define internal void {fn}({params}) {{\n"
+                "  %b = call ptr @gpurunner_cpu_current_block()\n"
+                "  call void @gpurunner_cpu_barrier(ptr %b)\n  ret void\n}\n")
+    m = _SHFL.match(name)
+    if m:
+        kind, ty, with_pred = m.groups()
+        vt = "i32" if ty == "i32" else "float"
+        ret = f"{{{vt}, i1}}" if with_pred else vt
+        to_bits = ("  %i = bitcast float %v to i32\n" if ty == "f32" else "  %i = add i32 %v, 0\n")
+        from_bits = ("  %o = bitcast i32 %o32 to float\n" if ty == "f32"
+                     else "  %o = add i32 %o32, 0\n")
+        tail = ("  %p0 = insertvalue {T, i1} undef, T %o, 0\n  %p1 = insertvalue {T, i1} %p0, "
+                "i1 %ok, 1\n  ret {T, i1} %p1\n").replace("T", vt) if with_pred \
+            else f"  ret {vt} %o\n"
+        return (f"define internal {ret} {fn}(i32 %mask, {vt} %v, i32 %off, i32 %clamp) {{\n"
+                f"{to_bits}  %bits = zext i32 %i to i64\n"
+                f"  %r = call {{i64, i1}} @__gr.shfl(i32 {_SHFL_MODE[kind]}, i64 %bits, "
+                "i32 %off, i32 %clamp)\n"
+                "  %x = extractvalue {i64, i1} %r, 0\n  %ok = extractvalue {i64, i1} %r, 1\n"
+                f"  %o32 = trunc i64 %x to i32\n{from_bits}{tail}}}\n")
+    return None
+
+
+def _param_types(decl: str) -> list[str]:
+    inside = decl[decl.index("(") + 1:decl.rindex(")")].strip()
+    return [p.split()[0] for p in inside.split(",")] if inside else []
+
+
+# -- printf ----------------------------------------------------------------------------
+_CONV = re.compile(rb"%[-+ #0]*(?:\*|\d+)?(?:\.(?:\*|\d+))?(hh|h|ll|l|j|z|t|L)?"
+                   rb"([diouxXeEfFgGaAcspn%])")
+
+
+def _decode_c_string(text: str) -> bytes:
+    return re.sub(rb"\\([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]),
+                  text.encode("latin-1"))
+
+
+def _arg_types(fmt: bytes) -> list[str]:
+    """LLVM types of the arguments a format reads, as gpu.printf's lowering packs them."""
+    out = []
+    for m in _CONV.finditer(fmt):
+        length, conv = m.group(1), m.group(2)
+        if conv == b"%":
+            continue
+        if b"*" in m.group(0):
+            raise NotRunnable("a printf format with '*' width or precision")
+        if conv in b"eEfFgGaA":
+            out.append("double")
+        elif conv in b"sp":
+            out.append("ptr")
+        elif length in (b"l", b"ll", b"j", b"z", b"t"):
+            out.append("i64")
+        else:
+            out.append("i32")
+    return out
+
+
+def _printf_wrapper(name: str, fmt_global: str, fmt: bytes) -> str:
+    types = _arg_types(fmt)
+    fields = ", ".join(types) or "i8"
+    lines = [f"define internal i32 @{name}(ptr %buf) {{"]
+    args = []
+    for i, t in enumerate(types):
+        lines.append(f"  %p{i} = getelementptr {{{fields}}}, ptr %buf, i32 0, i32 {i}")
+        lines.append(f"  %a{i} = load {t}, ptr %p{i}")
+        args.append(f"{t} %a{i}")
+    lines.append(f"  %r = call i32 (ptr, ...) @printf(ptr {fmt_global}"
+                 + "".join(f", {a}" for a in args) + ")")
+    lines += ["  ret i32 %r", "}"]
+    return "\n".join(lines) + "\n"
+
+
+# -- the rewrite -----------------------------------------------------------------------
+def _libm(name: str) -> bool:
+    try:
+        getattr(ctypes.CDLL(None), name)
+        return True
+    except AttributeError:
+        return False
+
+
+def cpu_module(bitcode: bytes, host_triple: str, host_layout: str) -> tuple[str, list[tuple]]:
+    """(LLVM IR for the cpu provider, [(kernel, parameter types, sizes)]); raises
+    NotRunnable naming what the object uses that the cpu backend has not got."""
+    from runner_core.backends.cuda.nvptx import _kernel_names
+    from runner_core.targets.host import _init
+
+    _init()
+    try:
+        mod = llvm.parse_bitcode(bitcode)
+    except RuntimeError as err:
+        detail = " ".join(str(err).split())
+        raise NotRunnable(f"is not LLVM bitcode this LLVM reads ({detail})") from None
+    text = str(mod)
+    kernels = sorted(_kernel_names(text))
+    if not kernels:
+        raise NotRunnable("no kernel (ptx_kernel function) in the object")
+    td = llvm.create_target_data(host_layout)
+    signatures = []
+    for name in kernels:
+        fn = mod.get_function(name)
+        types = [str(a.type) for a in fn.arguments]
+        sizes = [td.get_abi_size(a.type) for a in fn.arguments]
+        signatures.append((name, types, sizes))
+
+    lines = [ln for ln in text.splitlines()
+             if not ln.startswith(("target datalayout", "target triple"))]
+    text = "\n".join(lines) + "\n"
+    text = re.sub(r"\s*addrspace\(\d+\)", "", text)
+    text = text.replace("addrspacecast", "bitcast")
+    text = re.sub(r'\s*"target-(cpu|features)"="[^"]*"', "", text)
+    text = re.sub(r"\bptx_kernel\s+", "", text)
+    text = re.sub(r"\[0 x i8\] (undef|poison|zeroinitializer)",
+                  f"[{DYNAMIC_SHARED_BYTES} x i8] zeroinitializer", text)
+
+    missing: list[str] = []
+    defs: list[str] = []
+    for name in sorted(set(re.findall(r"@llvm\.nvvm\.([\w.]+)", text))):
+        decl = next((ln for ln in text.splitlines()
+                     if ln.startswith("declare") and f"@llvm.nvvm.{name}(" in ln), "")
+        body = _definition(name, decl)
+        if body is None:
+            missing.append(f"llvm.nvvm.{name}")
+            continue
+        defs.append(body)
+        text = text.replace(decl + "\n", "") if decl else text
+        text = re.sub(rf"@llvm\.nvvm\.{re.escape(name)}(?=\()", f'@"__gr.nvvm.{name}"', text)
+    for name in sorted(set(re.findall(r"^declare [^@]*@__nv_(\w+)\(", text, re.M))):
+        if _libm(name):
+            text = re.sub(rf"@__nv_{name}\b", f"@{name}", text)
+        else:
+            missing.append(f"__nv_{name}")
+    text = re.sub(r"^declare [^@]*@__assertfail\(.*\n", "", text, flags=re.M)
+
+    def printf_site(m: re.Match) -> str:
+        fmt_name = m.group(1)
+        g = re.search(rf"^@{re.escape(fmt_name)} = .*c\"((?:[^\"\\]|\\[0-9A-Fa-f]{{2}})*)\"",
+                      text, re.M)
+        if g is None:
+            raise NotRunnable(f"vprintf with a format that is not a constant (@{fmt_name})")
+        wrapper = f"__gr.vprintf.{fmt_name}"
+        if wrapper not in printf_wrappers:
+            printf_wrappers[wrapper] = _printf_wrapper(wrapper, f"@{fmt_name}",
+                                                       _decode_c_string(g.group(1)))
+        return f"call i32 @{wrapper}(ptr {m.group(2)})"
+
+    printf_wrappers: dict[str, str] = {}
+    text = re.sub(r"call i32 @vprintf\(ptr (?:noundef )?(?:nonnull )?@([\w.$]+), "
+                  r"ptr (?:noundef )?(?:nonnull )?(%[\w.]+|null)\)", printf_site, text)
+    if "@vprintf(" in text.replace("declare i32 @vprintf(", ""):
+        missing.append("vprintf with an argument buffer the cpu backend cannot read")
+    text = re.sub(r"^declare [^@]*@vprintf\(.*\n", "", text, flags=re.M)
+    if missing:
+        raise NotRunnable("uses " + ", ".join(missing) + ", which the cpu backend does not map")
+    header = f'target triple = "{host_triple}"\ntarget datalayout = "{host_layout}"\n'
+    return (header + text + _PRELUDE + "".join(defs) + "".join(printf_wrappers.values())
+            + _entry_points(signatures)), signatures
+
+
+def _entry_points(signatures: list[tuple]) -> str:
+    """``@k.thread`` (one GPU thread, run as a fiber) and ``@__gpurunner_kdesc.k``."""
+    out = []
+    flags = L.FLAG_FIBERS | L.FLAG_SERIAL
+    for name, types, sizes in signatures:
+        lines = [f'define internal void @"{name}.thread"(ptr %blk, i64 %tx, i64 %ty, i64 %tz, '
+                 "ptr %params) {"]
+        for d, v in enumerate(("%tx", "%ty", "%tz")):
+            lines.append(f"  %s{d} = getelementptr i64, ptr %blk, i64 {L.B_CUR_TID + d}")
+            lines.append(f"  store i64 {v}, ptr %s{d}")
+        args = []
+        for i, t in enumerate(types):
+            lines.append(f"  %q{i} = getelementptr ptr, ptr %params, i64 {i}")
+            lines.append(f"  %r{i} = load ptr, ptr %q{i}")
+            lines.append(f"  %v{i} = load {t}, ptr %r{i}")
+            args.append(f"{t} %v{i}")
+        lines.append(f'  call void @"{name}"({", ".join(args)})')
+        lines += ["  ret void", "}"]
+        cname = name.encode() + b"\0"
+        esc = "".join(chr(b) if 32 <= b < 127 and b not in (34, 92) else f"\\{b:02X}"
+                      for b in cname)
+        n = len(types)
+        lines.append(f'@"__gr.kname.{name}" = private constant [{len(cname)} x i8] c"{esc}"')
+        lines.append(f'@"__gr.ksizes.{name}" = private constant [{n} x i64] ['
+                     + ", ".join(f"i64 {s}" for s in sizes) + "]")
+        lines.append(f'@"{L.KDESC_PREFIX}{name}" = constant {{ptr, ptr, i64, i64, ptr, ptr, '
+                     f'i64, i64, ptr}} {{ptr null, ptr @"{name}.thread", i64 0, i64 {flags}, '
+                     f'ptr @"__gr.kname.{name}", ptr null, i64 0, i64 {n}, '
+                     f'ptr @"__gr.ksizes.{name}"}}')
+        out.append("\n".join(lines) + "\n")
+    return "".join(out)
