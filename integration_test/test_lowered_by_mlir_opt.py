@@ -76,6 +76,16 @@ CPU_KNOWN = {
                             "destroy its event (mgpuEventDestroy twice), the cpu runtime crashes",
     "async/gpu_tasks.mlir": "a !gpu.async.token passed to two async.execute regions: both "
                             "destroy its event (mgpuEventDestroy twice), the cpu runtime crashes",
+    "gpu/clusters.mlir": "the cpu backend does not map the cluster id registers "
+                         "(llvm.nvvm.read.ptx.sreg.cluster*) of a bitcode object: a located "
+                         "error naming them",
+    "gpu/device_assert.mlir": "__assertfail in a bitcode object stops the program on the cpu "
+                              "backend instead of CUDA's report-and-go-on",
+}
+# CPU programs whose mlir-opt 22 lowering the embedded runner refuses (a located error), and why.
+LOWERED_KNOWN = {
+    "runner/runtime_verification.mlir": "llvm.intr.assume with an operand bundle "
+                                        "(['align'(...)]) is not parsed yet",
 }
 
 
@@ -118,6 +128,10 @@ def test_lowered_program_runs_on_embedded_runner(path: Path, n: int, command: st
         pytest.skip(f"mlir-opt 22 cannot lower it: {NOT_LOWERABLE[rel]}")
     data, runner, check = _lower(path, command)
     assert data is not None, f"mlir-opt 22 cannot lower {rel}:\n{runner[:2000]}"
+    if rel in LOWERED_KNOWN:
+        ours = _embedded(runner, data, "cpu", tmp_path)
+        assert ours.returncode != 0 and b"unsupported" in ours.stderr, ours.stderr.decode()
+        pytest.xfail(LOWERED_KNOWN[rel])
     if b"gpu.binary" in data:
         backend = "cuda"
         if not _cuda_usable():

@@ -302,6 +302,15 @@ def _needs_round_to_odd(ctx: LoweringContext, src: ir.Type, dst: ir.Type) -> boo
             and (isinstance(dst, ir.HalfType) or str(dst) == "bfloat"))
 
 
+def _fptrunc_via_f32(ctx: LoweringContext, x: ir.Value, to: ir.Type) -> ir.Value:
+    """f64 -> f16/bf16 on the CPU, correctly rounded (also for llvm.fptrunc in lowered
+    input, codegen/llvm.py): round to odd into f32, then to nearest."""
+    t = _round_to_odd_f32(ctx, x)
+    if str(scalar_of(to)) == "bfloat":
+        return _fptrunc_f32_to_bf16(ctx, t, to)
+    return ctx.builder.fptrunc(t, to)
+
+
 def _bf16_in_software(ctx: LoweringContext, src: ir.Type, dst: ir.Type) -> bool:
     """f32 -> bf16 on the CPU: without AVX512-BF16 LLVM calls the compiler runtime
     (__truncsfbf2), which a JIT-ed module cannot count on."""

@@ -79,7 +79,10 @@ class TargetAttr(ParametrizedAttribute):
 
         def one(item: tuple[str, Attribute]) -> None:
             printer.print_string(f"{item[0]} = ")
-            printer.print_attribute(item[1])
+            if item[0] == "O" and isinstance(item[1], IntegerAttr):
+                printer.print_string(str(item[1].value.data))  # an int parameter in MLIR
+            else:
+                printer.print_attribute(item[1])
 
         printer.print_list(self.params.data.items(), one)
         printer.print_string(">")
