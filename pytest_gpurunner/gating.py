@@ -102,6 +102,9 @@ def host_features() -> set[str]:
         features.add(machine)
     if machine in ("x86_64", "amd64", "aarch64", "arm64"):
         features.add("host-supports-jit")
+    # The compiler can emit PTX (lit: the NVPTX target is built): llvmlite's LLVM always
+    # has it, and Debian's LLVM 22 too; a GPU to run it on is gated separately.
+    features.add("host-supports-nvptx")
     if system == "linux" and machine:
         # lit adds `target=<triple>` (LLVM's default triple); RUN lines test it with
         # `%if target={{x86_64.*}} %{ ... %}`.

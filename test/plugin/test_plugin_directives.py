@@ -26,7 +26,8 @@ def test_requires_with_boolean_expressions(project, ini):
 
 def test_feature_option_and_host_features(project):
     project.makefile(".mlir", opt="// REQUIRES: from-option\n// RUN: true\n",
-                     host="// REQUIRES: system-linux && host-supports-jit\n// RUN: true\n")
+                     host="// REQUIRES: system-linux && host-supports-jit && host-supports-nvptx"
+                          "\n// RUN: true\n")
     run(project).assert_outcomes(passed=1, skipped=1)
     run(project, "--gpurunner-feature=from-option").assert_outcomes(passed=2)
 
