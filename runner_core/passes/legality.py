@@ -44,6 +44,7 @@ class SimOp:
     ancestors: tuple[str, ...]
     typed: bool  # has values of a type the LLVM type converter changes
     foldable: bool = False  # a pure op of constants: a greedy pass folds it to a constant
+    constant_operands: bool = False  # every operand an arith.constant (PASS_FOLDS)
 
 
 # ------------------------------------------------------------------ op kinds
@@ -194,7 +195,8 @@ def collect(module) -> list[SimOp]:
     stack.reverse()
     while stack:
         op, anc = stack.pop()
-        out.append(SimOp(op_kind(op), op_location(op), anc, _typed(op), _foldable(op)))
+        out.append(SimOp(op_kind(op), op_location(op), anc, _typed(op), _foldable(op),
+                         bool(op.operands) and all(_constant(v) for v in op.operands)))
         carried = _async_carried(op)
         if carried:  # no LLVM 22 pass converts async types outside async/func ops
             out.append(SimOp(f"!async.{carried}", op_location(op), anc, False))
@@ -297,7 +299,8 @@ def simulate(ops: list[SimOp], passes: list[tuple[str, tuple[str, ...]]]) -> Out
                     name == "gpu-to-llvm" and "gpu.module" in op.ancestors):
                 nxt.append(op)
                 continue
-            if op.foldable and name in T.FOLDING:
+            if (op.foldable and name in T.FOLDING) or (
+                    op.constant_operands and op.kind in T.PASS_FOLDS.get(name, ())):
                 op = SimOp("arith.constant", op.location, op.ancestors, op.typed)
             nxt.extend(_convert(op, rule, step, cast_steps))
         current = nxt

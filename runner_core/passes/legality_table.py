@@ -268,6 +268,13 @@ FOLDING = frozenset({
     "convert-linalg-to-parallel-loops", "convert-vector-to-scf", "convert-vector-to-llvm",
     "expand-strided-metadata", "lower-vector-mask", "lower-vector-multi-reduction",
 })
+# Ops a conversion folds when all their operands are constants, before converting them
+# (mlir-opt 22: -convert-math-to-funcs on `math.ctlz` of an arith.constant leaves the
+# folded constant, with or without {convert-ctlz}).
+PASS_FOLDS: dict[str, frozenset[str]] = {
+    "convert-math-to-funcs": frozenset({"math.ctlz"}),
+    "convert-math-to-funcs{convert-ctlz}": frozenset({"math.ctlz"}),
+}
 FOLDABLE = frozenset({
     "vector.broadcast", "vector.splat", "vector.transpose", "vector.shape_cast",
     "vector.extract", "vector.insert", "vector.from_elements", "vector.bitcast",

@@ -83,7 +83,27 @@ func.func @main() {
 }
 """
 
+# math.ctlz of a constant: convert-math-to-funcs folds it; of an argument, only
+# {convert-ctlz} turns it into a generated function (else math is left for the runner).
+CTLZ = """
+func.func private @count(%a: i32) -> i32 {
+  %r = math.ctlz %a : i32
+  return %r : i32
+}
+func.func @main() {
+  %c = arith.constant 7 : i32
+  %folded = math.ctlz %c : i32
+  vector.print %folded : i32
+  %r = call @count(%c) : (i32) -> i32
+  vector.print %r : i32
+  return
+}
+"""
+
 FULL = ["-convert-scf-to-cf", "-convert-to-llvm", "-reconcile-unrealized-casts"]
+# Lowers everything but math (so what convert-math-to-funcs leaves shows).
+NO_MATH = ["-convert-scf-to-cf", "-convert-vector-to-llvm", "-convert-func-to-llvm",
+           "-convert-arith-to-llvm", "-convert-cf-to-llvm", "-reconcile-unrealized-casts"]
 BASIC = ["-convert-func-to-llvm", "-convert-arith-to-llvm", "-convert-vector-to-llvm",
          "-reconcile-unrealized-casts"]
 
@@ -107,6 +127,9 @@ CASES = [
     ("print-vector-left", PRINT_VECTOR, FULL,
      "Dialect `vector' not found for custom op 'vector.print'"),
     ("print-vector-scf", PRINT_VECTOR, ["-convert-vector-to-scf", *FULL], "( 1, 2 )\n"),
+    ("ctlz-left", CTLZ, ["-convert-math-to-funcs", *NO_MATH],
+     "Dialect `math' not found for custom op 'math.ctlz'"),
+    ("ctlz-funcs", CTLZ, ["-convert-math-to-funcs=convert-ctlz", *NO_MATH], "29\n29\n"),
 ]
 
 _LOC = re.compile(r'loc\("[^"]*":\d+:\d+\): ')
