@@ -105,8 +105,15 @@ def test_a_second_sigint_ends_the_run_at_once(run_of):
     run.wait_started("b_hang")
     run.signal(signal.SIGINT, times=2, gap=0.05)
     out = run.finish()
-    assert run.returncode == 128 + signal.SIGINT, out[-3000:]
-    assert "gpurunner: second SIGINT: stopped at once" in out, out[-3000:]
+    if run.returncode == -signal.SIGINT:
+        # The first interrupt had already ended the run (its summary printed) and the
+        # second one came during the interpreter's own shutdown, after Python gave
+        # SIGINT back to the default action: the process ends by the signal.  Seen on a
+        # 16-core machine, where the first interrupt ends the run within the 0.05 s gap.
+        assert "KeyboardInterrupt" in out and " passed in " in out, out[-3000:]
+    else:
+        assert run.returncode == 128 + signal.SIGINT, out[-3000:]
+        assert "gpurunner: second SIGINT: stopped at once" in out, out[-3000:]
     assert run.stop_time < STOP_LIMIT, (run.stop_time, out[-3000:])
     assert_clean(run)
 
