@@ -18,6 +18,9 @@ CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5
 CU_CLUSTER_SCHEDULING_POLICY_SPREAD = 1
 # Streams one run may create before the pool stops tracking them.
 POOL = 4096
+# Grid and block sizes as the driver takes them (u32), after the launch checks.
+TRUNC_SIZES = "\n".join(f"  %{d}32 = trunc i64 %{d} to i32"
+                        for d in ("gx", "gy", "gz", "bx", "by", "bz"))
 _POOL_GLOBALS = ("streams.free", "streams.free_count", "streams.all", "streams.all_count")
 
 # Driver entry points the IR calls, with their LLVM signatures.
@@ -96,6 +99,26 @@ fail.{t}:
   call void @report(i32 %r.{t}, i32 {s[site]}, {arg})
   br label %ok.{t}
 ok.{t}:"""
+
+    def launch_checks(name: str, sizes: tuple[str, ...]) -> str:
+        """What both launch wrappers do before launching: make the context current, note
+        the kernel for error sites, refuse sizes over 32 bits (INVALID_VALUE, as the
+        driver's u32 parameters would truncate them), and opt in to more than 48 KiB
+        of dynamic shared memory; ends at the ``launch`` label."""
+        ors = [f"  %o1 = or i64 %{sizes[0]}, %{sizes[1]}"] + [
+            f"  %o{i} = or i64 %o{i - 1}, %{v}" for i, v in enumerate(sizes[2:], 2)]
+        setsmem = checked(f"{cu('cuFuncSetAttribute')}(ptr %f, i32 "
+                          f"{CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}, i32 %smem)",
+                          f"{name}:cuFuncSetAttribute", "ptr %f").strip()
+        return "\n".join([
+            "  call void @ensure_ctx()", f"  store ptr %f, ptr @{_LAST_FN_GLOBAL}", *ors,
+            f"  %high = lshr i64 %o{len(sizes) - 1}, 32", "  %toobig = icmp ne i64 %high, 0",
+            "  br i1 %toobig, label %baddims, label %dims", "baddims:",
+            f"  call void @report(i32 {CUDA_ERROR_INVALID_VALUE}, "
+            f"i32 {s[name + ':launch dimensions']}, ptr %f)",
+            "  ret void", "dims:", "  %bigsmem = icmp ugt i32 %smem, 49152",
+            "  br i1 %bigsmem, label %setsmem, label %launch", "setsmem:", f"  {setsmem}",
+            "  br label %launch", "launch:"])
 
     def forward(signature: str, driver: str, args: str, *, arg: str = "ptr null",
                 stream: str = "", before: str = "") -> str:
@@ -185,33 +208,8 @@ entry:
 define void @mgpuLaunchKernel(ptr %f, i64 %gx, i64 %gy, i64 %gz, i64 %bx, i64 %by, i64 %bz,
                               i32 %smem, ptr %stream, ptr %params, ptr %extra, i64 %n) {{
 entry:
-  call void @ensure_ctx()
-  store ptr %f, ptr @{_LAST_FN_GLOBAL}
-  %o1 = or i64 %gx, %gy
-  %o2 = or i64 %o1, %gz
-  %o3 = or i64 %o2, %bx
-  %o4 = or i64 %o3, %by
-  %o5 = or i64 %o4, %bz
-  %high = lshr i64 %o5, 32
-  %toobig = icmp ne i64 %high, 0
-  br i1 %toobig, label %baddims, label %dims
-baddims:
-  call void @report(i32 {CUDA_ERROR_INVALID_VALUE}, i32 {s['mgpuLaunchKernel:launch dimensions']}, ptr %f)
-  ret void
-dims:
-  %bigsmem = icmp ugt i32 %smem, 49152
-  br i1 %bigsmem, label %setsmem, label %launch
-setsmem:
-  {checked(f"{cu('cuFuncSetAttribute')}(ptr %f, i32 {CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}, i32 %smem)",
-           "mgpuLaunchKernel:cuFuncSetAttribute", "ptr %f").strip()}
-  br label %launch
-launch:
-  %gx32 = trunc i64 %gx to i32
-  %gy32 = trunc i64 %gy to i32
-  %gz32 = trunc i64 %gz to i32
-  %bx32 = trunc i64 %bx to i32
-  %by32 = trunc i64 %by to i32
-  %bz32 = trunc i64 %bz to i32
+{launch_checks("mgpuLaunchKernel", ("gx", "gy", "gz", "bx", "by", "bz"))}
+{TRUNC_SIZES}
   call void @perturb(i32 {s['mgpuLaunchKernel:cuLaunchKernel']}, ptr %stream)
   {checked(f"{cu('cuLaunchKernel')}(ptr %f, i32 %gx32, i32 %gy32, i32 %gz32, i32 %bx32, i32 %by32, i32 %bz32, i32 %smem, ptr %stream, ptr %params, ptr %extra)",
            "mgpuLaunchKernel:cuLaunchKernel", "ptr %f").strip()}
@@ -228,30 +226,8 @@ define void @mgpuLaunchClusterKernel(ptr %f, i64 %cx, i64 %cy, i64 %cz, i64 %gx,
 entry:
   %attrs = alloca [2 x {{ i32, [4 x i8], [8 x i64] }}], align 8
   %config = alloca {{ i32, i32, i32, i32, i32, i32, i32, ptr, ptr, i32 }}, align 8
-  call void @ensure_ctx()
-  store ptr %f, ptr @{_LAST_FN_GLOBAL}
-  %o1 = or i64 %gx, %gy
-  %o2 = or i64 %o1, %gz
-  %o3 = or i64 %o2, %bx
-  %o4 = or i64 %o3, %by
-  %o5 = or i64 %o4, %bz
-  %o6 = or i64 %o5, %cx
-  %o7 = or i64 %o6, %cy
-  %o8 = or i64 %o7, %cz
-  %high = lshr i64 %o8, 32
-  %toobig = icmp ne i64 %high, 0
-  br i1 %toobig, label %baddims, label %dims
-baddims:
-  call void @report(i32 {CUDA_ERROR_INVALID_VALUE}, i32 {s['mgpuLaunchClusterKernel:launch dimensions']}, ptr %f)
-  ret void
-dims:
-  %bigsmem = icmp ugt i32 %smem, 49152
-  br i1 %bigsmem, label %setsmem, label %launch
-setsmem:
-  {checked(f"{cu('cuFuncSetAttribute')}(ptr %f, i32 {CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}, i32 %smem)",
-           "mgpuLaunchClusterKernel:cuFuncSetAttribute", "ptr %f", tag="cl_smem").strip()}
-  br label %launch
-launch:
+{launch_checks("mgpuLaunchClusterKernel",
+                ("gx", "gy", "gz", "bx", "by", "bz", "cx", "cy", "cz"))}
   call void @llvm.memset.p0.i64(ptr %attrs, i8 0, i64 144, i1 false)
   store i32 {CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION}, ptr %attrs
   %v0 = getelementptr i8, ptr %attrs, i64 8
@@ -267,12 +243,7 @@ launch:
   store i32 {CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE}, ptr %a1
   %v1 = getelementptr i8, ptr %a1, i64 8
   store i32 {CU_CLUSTER_SCHEDULING_POLICY_SPREAD}, ptr %v1
-  %gx32 = trunc i64 %gx to i32
-  %gy32 = trunc i64 %gy to i32
-  %gz32 = trunc i64 %gz to i32
-  %bx32 = trunc i64 %bx to i32
-  %by32 = trunc i64 %by to i32
-  %bz32 = trunc i64 %bz to i32
+{TRUNC_SIZES}
   %c0 = insertvalue {{ i32, i32, i32, i32, i32, i32, i32, ptr, ptr, i32 }} zeroinitializer, i32 %gx32, 0
   %c1 = insertvalue {{ i32, i32, i32, i32, i32, i32, i32, ptr, ptr, i32 }} %c0, i32 %gy32, 1
   %c2 = insertvalue {{ i32, i32, i32, i32, i32, i32, i32, ptr, ptr, i32 }} %c1, i32 %gz32, 2
