@@ -79,3 +79,18 @@ def _not_on_ci(monkeypatch: pytest.MonkeyPatch) -> None:
     """
     monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("BUILD_NUMBER", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _inner_sessions_keep_tmp_under_basetemp(request: pytest.FixtureRequest,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pytester sessions run in this process: what they keep on purpose (the temporary
+    directories of their deliberately failing tests, worker logs with content) goes under
+    pytest's own basetemp, which pytest prunes, and never into the machine's /tmp."""
+    if "pytester" not in request.fixturenames:
+        return
+    import tempfile
+
+    where = request.getfixturevalue("tmp_path_factory").mktemp("inner-tmp")
+    monkeypatch.setenv("TMPDIR", str(where))
+    monkeypatch.setattr(tempfile, "tempdir", str(where))
