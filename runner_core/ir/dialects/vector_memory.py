@@ -9,6 +9,8 @@ the verifiers say what mlir-opt 22 says (messages checked against it).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     IndexType,
@@ -167,101 +169,88 @@ class ScatterOp(IRDLOperation):
             raise VerifyException("expected valueToStore dim to match mask dim")
 
 
+class _ContiguousLoad(IRDLOperation):
+    """The fields and checks `vector.expandload` and `vector.maskedload` share: they differ
+    in where the loaded elements land, not in what they accept (only the word in one
+    message differs, as in mlir-opt 22)."""
+
+    base = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    mask = operand_def(_MASK)
+    pass_thru = operand_def(VectorType)
+    alignment = opt_prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    result = result_def(VectorType)
+    assembly_format = ("$base `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` "
+                       "type($base) `,` type($mask) `,` type($pass_thru) `into` type($result)")
+    MASK_MISMATCH: ClassVar[str] = ""
+
+    def verify_(self) -> None:
+        res = self.result.type
+        _check_base(self, self.base.type, self.indices, res, "result")
+        if _shape(self.mask.type) != _shape(res):
+            raise VerifyException(self.MASK_MISMATCH)
+        if self.pass_thru.type != res:
+            raise VerifyException("expected pass_thru of same type as result type")
+
+
+class _ContiguousStore(IRDLOperation):
+    """What `vector.compressstore` and `vector.maskedstore` share (see `_ContiguousLoad`)."""
+
+    base = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    mask = operand_def(_MASK)
+    valueToStore = operand_def(VectorType)
+    alignment = opt_prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = ("$base `[` $indices `]` `,` $mask `,` $valueToStore attr-dict `:` "
+                       "type($base) `,` type($mask) `,` type($valueToStore)")
+    MASK_MISMATCH: ClassVar[str] = ""
+
+    def verify_(self) -> None:
+        value = self.valueToStore.type
+        _check_base(self, self.base.type, self.indices, value, "valueToStore")
+        if _shape(self.mask.type) != _shape(value):
+            raise VerifyException(self.MASK_MISMATCH)
+
+
 @irdl_op_definition
-class ExpandLoadOp(IRDLOperation):
+class ExpandLoadOp(_ContiguousLoad):
     """`%e = vector.expandload %base[%i], %mask, %pass_thru : memref<?xf32>, vector<8xi1>,
     vector<8xf32> into vector<8xf32>`: consecutive elements from `base[%i]` go, in order,
     to the set lanes of `mask`; the other lanes take `pass_thru`."""
 
     name = "vector.expandload"
-    base = operand_def(MemRefType)
-    indices = var_operand_def(IndexType)
-    mask = operand_def(_MASK)
-    pass_thru = operand_def(VectorType)
-    alignment = opt_prop_def(IntegerAttr)
-    irdl_options = (ParsePropInAttrDict(),)
-    result = result_def(VectorType)
-    assembly_format = ("$base `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` "
-                       "type($base) `,` type($mask) `,` type($pass_thru) `into` type($result)")
-
-    def verify_(self) -> None:
-        res = self.result.type
-        _check_base(self, self.base.type, self.indices, res, "result")
-        if _shape(self.mask.type) != _shape(res):
-            raise VerifyException("expected result dim to match mask dim")
-        if self.pass_thru.type != res:
-            raise VerifyException("expected pass_thru of same type as result type")
+    MASK_MISMATCH: ClassVar[str] = "expected result dim to match mask dim"
 
 
 @irdl_op_definition
-class CompressStoreOp(IRDLOperation):
+class CompressStoreOp(_ContiguousStore):
     """`vector.compressstore %base[%i], %mask, %value : memref<?xf32>, vector<8xi1>,
     vector<8xf32>`: the lanes of `value` whose mask is set, stored consecutively from
     `base[%i]`."""
 
     name = "vector.compressstore"
-    base = operand_def(MemRefType)
-    indices = var_operand_def(IndexType)
-    mask = operand_def(_MASK)
-    valueToStore = operand_def(VectorType)
-    alignment = opt_prop_def(IntegerAttr)
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = ("$base `[` $indices `]` `,` $mask `,` $valueToStore attr-dict `:` "
-                       "type($base) `,` type($mask) `,` type($valueToStore)")
-
-    def verify_(self) -> None:
-        value = self.valueToStore.type
-        _check_base(self, self.base.type, self.indices, value, "valueToStore")
-        if _shape(self.mask.type) != _shape(value):
-            raise VerifyException("expected valueToStore dim to match mask dim")
+    MASK_MISMATCH: ClassVar[str] = "expected valueToStore dim to match mask dim"
 
 
 @irdl_op_definition
-class MaskedLoadOp(IRDLOperation):
+class MaskedLoadOp(_ContiguousLoad):
     """`%v = vector.maskedload %base[%i, %j], %mask, %pass_thru : memref<?x?xf32>,
     vector<8xi1>, vector<8xf32> into vector<8xf32>`: `base` from `[%i, %j]` on in the set
     lanes, `pass_thru` elsewhere (n-D vectors read row by row, as MLIR 22 allows)."""
 
     name = "vector.maskedload"
-    base = operand_def(MemRefType)
-    indices = var_operand_def(IndexType)
-    mask = operand_def(_MASK)
-    pass_thru = operand_def(VectorType)
-    alignment = opt_prop_def(IntegerAttr)
-    irdl_options = (ParsePropInAttrDict(),)
-    result = result_def(VectorType)
-    assembly_format = ("$base `[` $indices `]` `,` $mask `,` $pass_thru attr-dict `:` "
-                       "type($base) `,` type($mask) `,` type($pass_thru) `into` type($result)")
-
-    def verify_(self) -> None:
-        res = self.result.type
-        _check_base(self, self.base.type, self.indices, res, "result")
-        if _shape(self.mask.type) != _shape(res):
-            raise VerifyException("expected result shape to match mask shape")
-        if self.pass_thru.type != res:
-            raise VerifyException("expected pass_thru of same type as result type")
+    MASK_MISMATCH: ClassVar[str] = "expected result shape to match mask shape"
 
 
 @irdl_op_definition
-class MaskedStoreOp(IRDLOperation):
+class MaskedStoreOp(_ContiguousStore):
     """`vector.maskedstore %base[%i, %j], %mask, %value : memref<?x?xf32>, vector<8xi1>,
     vector<8xf32>`: the set lanes of `value` stored from `[%i, %j]` on."""
 
     name = "vector.maskedstore"
-    base = operand_def(MemRefType)
-    indices = var_operand_def(IndexType)
-    mask = operand_def(_MASK)
-    valueToStore = operand_def(VectorType)
-    alignment = opt_prop_def(IntegerAttr)
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = ("$base `[` $indices `]` `,` $mask `,` $valueToStore attr-dict `:` "
-                       "type($base) `,` type($mask) `,` type($valueToStore)")
-
-    def verify_(self) -> None:
-        value = self.valueToStore.type
-        _check_base(self, self.base.type, self.indices, value, "valueToStore")
-        if _shape(self.mask.type) != _shape(value):
-            raise VerifyException("expected valueToStore shape to match mask shape")
+    MASK_MISMATCH: ClassVar[str] = "expected valueToStore shape to match mask shape"
 
 
 MEMORY_OPS = [ConstantMaskOp, GatherOp, ScatterOp, ExpandLoadOp, CompressStoreOp]
