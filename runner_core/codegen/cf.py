@@ -61,15 +61,22 @@ def _switch(ctx: LoweringContext, op) -> None:
 
 
 
+def branch_to_failure(ctx: LoweringContext, op) -> tuple[str, ir.Block]:
+    """Splits at a `cf.assert`: the builder is left in the failing path, and the message
+    and the block where the program goes on are returned (host and kernel asserts differ
+    only in what the failing path does)."""
+    bld = ctx.builder
+    ok = ctx.new_block("assert.ok")
+    fail = ctx.new_block("assert.fail")
+    bld.cbranch(ctx.get(op.arg), ok, fail)
+    bld.position_at_end(fail)
+    return (op.msg.data if hasattr(op.msg, "data") else str(op.msg)), ok
+
+
 @lowering("cf.assert")
 def _assert(ctx: LoweringContext, op) -> None:
     bld = ctx.builder
-    cond = ctx.get(op.arg)
-    ok = ctx.new_block("assert.ok")
-    fail = ctx.new_block("assert.fail")
-    bld.cbranch(cond, ok, fail)
-    bld.position_at_end(fail)
-    msg = op.msg.data if hasattr(op.msg, "data") else str(op.msg)
+    msg, ok = branch_to_failure(ctx, op)
     if NO_ABORT in op.attributes:
         # -test-cf-assert: print the message and a newline (stdout), then go on.
         puts = ctx.declare("puts", ir.IntType(32), [PTR])

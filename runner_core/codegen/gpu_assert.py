@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from runner_core.ir.assert_sites import assert_site, recorded_site
 
+from .cf import branch_to_failure
 from .context import LoweringContext
 from .gpu_device_hooks import hooks_of
 from .registry import Registry
@@ -33,13 +34,7 @@ def _device_assert(ctx: LoweringContext, op) -> None:
     if emit is None:
         raise ctx.unsupported(op, f"'cf.assert' in a kernel on the {hooks.name} target",
                               hint="run with --gpurunner-tools=system")
-    bld = ctx.builder
-    cond = ctx.get(op.arg)
-    ok = ctx.new_block("assert.ok")
-    fail = ctx.new_block("assert.fail")
-    bld.cbranch(cond, ok, fail)
-    bld.position_at_end(fail)
-    msg = op.msg.data if hasattr(op.msg, "data") else str(op.msg)
+    msg, ok = branch_to_failure(ctx, op)
     file, line, func = recorded_site(op) or assert_site(getattr(op, "location", None))
     emit(ctx, msg, file, line, func)
-    bld.position_at_end(ok)
+    ctx.builder.position_at_end(ok)
