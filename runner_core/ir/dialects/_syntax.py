@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX as DYNAMIC  # `?` in a shape
-from xdsl.dialects.builtin import FunctionType
+from xdsl.dialects.builtin import FunctionType, VectorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
@@ -201,3 +201,27 @@ def print_result_types(printer: Printer, types: Sequence[Attribute]) -> None:
         printer.print_string("(")
         printer.print_list(types, printer.print_attribute)
         printer.print_string(")")
+
+
+def parse_vector_type(parser: Parser) -> VectorType:
+    """A type that must be a vector, refused in mlir-opt 22's words otherwise."""
+    at = parser.pos
+    t = parser.parse_type()
+    if not isinstance(t, VectorType):
+        parser.raise_error(f"invalid kind of type specified: expected builtin.vector, but "
+                           f"found '{t}'", at, parser.pos)
+    return t
+
+
+def parse_optional_arrow_types(parser: Parser) -> list[Attribute]:
+    """`-> T`, `-> (T, U)`, `-> ()` or nothing: result types as MLIR writes them after a
+    region or a signature."""
+    if not parser.parse_optional_punctuation("->"):
+        return []
+    if parser.parse_optional_punctuation("(") is None:
+        return [parser.parse_type()]
+    if parser.parse_optional_punctuation(")") is not None:
+        return []
+    results = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    return results

@@ -41,6 +41,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from runner_core.ir.dialects._syntax import (
     ValuesTerminatorSyntax,
+    parse_optional_arrow_types,
     print_attr_dict,
     print_result_types,
 )
@@ -187,15 +188,7 @@ class GPUFuncOp(_AttributionsMixin, IRDLOperation):
             arg_attrs.append(DictionaryAttr(d))
 
         parser.parse_comma_separated_list(parser.Delimiter.PAREN, one_arg)
-        results: list[Attribute] = []
-        if parser.parse_optional_punctuation("->"):
-            if parser.parse_optional_punctuation("("):
-                if parser.parse_optional_punctuation(")") is None:
-                    results = parser.parse_comma_separated_list(parser.Delimiter.NONE,
-                                                                parser.parse_type)
-                    parser.parse_punctuation(")")
-            else:
-                results = [parser.parse_type()]
+        results = parse_optional_arrow_types(parser)
         workgroup = _parse_attribution(parser, "workgroup")
         private = _parse_attribution(parser, "private")
         kernel = parser.parse_optional_keyword("kernel") is not None

@@ -39,7 +39,7 @@ from xdsl.traits import IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
-from runner_core.ir.dialects._syntax import print_attr_dict
+from runner_core.ir.dialects._syntax import parse_optional_arrow_types, print_attr_dict
 from runner_core.ir.dialects.vector_shape import kind_fits
 
 # The ops MLIR 22's MaskableOpInterface covers (what vector.mask may hold).
@@ -316,15 +316,7 @@ class MaskOp(IRDLOperation):
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         mt = parser.parse_type()
-        results = []
-        if parser.parse_optional_punctuation("->"):
-            if parser.parse_optional_punctuation("(") is not None:
-                if parser.parse_optional_punctuation(")") is None:
-                    results = parser.parse_comma_separated_list(parser.Delimiter.NONE,
-                                                                parser.parse_type)
-                    parser.parse_punctuation(")")
-            else:
-                results = [parser.parse_type()]
+        results = parse_optional_arrow_types(parser)
         if not region.blocks:
             region.add_block(Block())
         block = region.blocks[0]

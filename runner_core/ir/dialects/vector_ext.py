@@ -33,6 +33,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from runner_core.ir.dialects._syntax import (
     parse_operands,
+    parse_vector_type,
     print_attr_dict,
     print_operands,
     resolve_operands,
@@ -230,9 +231,9 @@ def _parse_slice_form(parser: Parser, count: int, names: tuple[str, ...], keywor
     attrs = parser.parse_optional_attr_dict()
     props = {n: attrs.pop(n) for n in names if n in attrs}
     parser.parse_punctuation(":")
-    first = _parse_vector_type(parser)
+    first = parse_vector_type(parser)
     parser.parse_keyword(keyword)
-    return operands, props, attrs, (first, _parse_vector_type(parser))
+    return operands, props, attrs, (first, parse_vector_type(parser))
 
 
 def _print_slice_form(printer: Printer, op: Operation, names: tuple[str, ...], keyword: str,
@@ -268,15 +269,6 @@ def _print_props(printer: Printer, op: Operation, names: tuple[str, ...]) -> Non
         first = False
         printer.print_attribute(attr)
     printer.print_string("}")
-
-
-def _parse_vector_type(parser: Parser) -> VectorType:
-    at = parser.pos
-    t = parser.parse_type()
-    if not isinstance(t, VectorType):
-        parser.raise_error(f"invalid kind of type specified: expected builtin.vector, but "
-                           f"found '{t}'", at, parser.pos)
-    return t
 
 
 _EXTRACT_PROPS = ("offsets", "sizes", "strides")

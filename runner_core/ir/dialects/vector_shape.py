@@ -34,7 +34,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from runner_core.ir.dialects._syntax import print_attr_dict
+from runner_core.ir.dialects._syntax import parse_vector_type, print_attr_dict
 
 INT_KINDS = frozenset({"add", "mul", "minui", "minsi", "maxui", "maxsi", "and", "or", "xor"})
 FLOAT_KINDS = frozenset({"add", "mul", "minnumf", "maxnumf", "minimumf", "maximumf"})
@@ -145,9 +145,9 @@ class InterleaveOp(IRDLOperation):
         b = parser.parse_unresolved_operand()
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        t = _parse_vector(parser)
+        t = parse_vector_type(parser)
         parser.parse_punctuation("->")
-        rt = _parse_vector(parser)
+        rt = parse_vector_type(parser)
         op = cls.create(operands=[parser.resolve_operand(a, t), parser.resolve_operand(b, t)],
                         result_types=[rt], attributes=attrs)
         return op
@@ -191,9 +191,9 @@ class DeinterleaveOp(IRDLOperation):
         a = parser.parse_unresolved_operand()
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        t = _parse_vector(parser)
+        t = parse_vector_type(parser)
         parser.parse_punctuation("->")
-        rt = _parse_vector(parser)
+        rt = parse_vector_type(parser)
         return cls.create(operands=[parser.resolve_operand(a, t)], result_types=[rt, rt],
                           attributes=attrs)
 
@@ -309,15 +309,6 @@ class OuterProductOp(IRDLOperation):
             raise VerifyException("expected operand #3 of same type as result type")
         if not kind_fits(self.kind.data.value, res.element_type):
             raise VerifyException("unsupported outerproduct type")
-
-
-def _parse_vector(parser: Parser) -> VectorType:
-    at = parser.pos
-    t = parser.parse_type()
-    if not isinstance(t, VectorType):
-        parser.raise_error(f"invalid kind of type specified: expected builtin.vector, but "
-                           f"found '{t}'", at, parser.pos)
-    return t
 
 
 SHAPE_OPS = [ShapeCastOp, TransposeOp, InterleaveOp, DeinterleaveOp, StepOp, OuterProductOp]
