@@ -320,7 +320,7 @@ def _front_end(text: str, opts: RunOptions, pipeline: str, backend: Backend,
 
     module = parse(text, opts.filename, strict=opts.strict)
     if input_policy.requested(opts.env):  # standing in for the real mlir-runner (hybrid)
-        input_policy.check(module, text)
+        input_policy.check(module)
     timings["parse"] = time.perf_counter() - t0
     t = time.perf_counter()
     run_passes(module, pipeline)

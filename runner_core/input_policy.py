@@ -17,13 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from runner_core.errors import RunnerError, format_diagnostic
-
 ENV = "GPURUNNER_LLVM_ONLY"
-# Dialects mlir-runner 22 loads (those with a translation to LLVM IR).
-TRANSLATABLE = frozenset({"builtin", "llvm", "gpu", "nvvm", "rocdl", "omp", "acc", "amx",
-                          "arm_neon", "arm_sve", "arm_sme", "x86vector", "vcix", "ptr",
-                          "xevm", "spirv"})
 NOTE = ("note: the real mlir-runner only runs LLVM-dialect programs and this run stands in "
         f"for it ({ENV}=1, set by gpurunner_tools=hybrid): lower the program fully in the "
         "mlir-opt stage, or use gpurunner_tools=embedded, whose runner lowers it itself")
@@ -33,19 +27,14 @@ def requested(env: Mapping[str, str]) -> bool:
     return env.get(ENV, "") not in ("", "0")
 
 
-def check(module, text: str) -> None:
-    """Raise mlir-runner's error for the first op the real runner would not take."""
-    from runner_core.codegen.diag import op_location
+def check(module) -> None:
+    """Raise mlir-runner 22's error for the first op it would not take.
 
-    for op in module.walk():
-        dialect = op.name.split(".", 1)[0]
-        if op.name == "builtin.unrealized_conversion_cast":
-            message = f"LLVM Translation failed for operation: {op.name}"
-        elif dialect not in TRANSLATABLE:
-            message = f"Dialect `{dialect}' not found for custom op '{op.name}'"
-        else:
-            continue
-        loc = op_location(op)
-        lines = text.splitlines()
-        line = lines[loc.line - 1] if loc is not None and 1 <= loc.line <= len(lines) else None
-        raise RunnerError(format_diagnostic(message, loc, line) + "\n  " + NOTE)
+    The legality model answers it (the module as if no pass were left to run), so hybrid
+    and the strict runner names share one list of the dialects mlir-runner 22 loads and
+    one wording of its errors."""
+    from runner_core.passes import legality
+
+    message = legality.first_illegal(legality.simulate(legality.collect(module), []))
+    if message is not None:
+        raise legality.IllegalForRunner(message + "\n  " + NOTE)

@@ -248,3 +248,28 @@ def test_every_modelled_pass_is_deferred_or_embedded():
         assert is_deferred(base) or lookup_pass(base), name
     assert legality.STRICT_RUNNERS == {"mlir-runner", "mlir-cpu-runner"}
     assert "canonicalize" in TRANSPARENT
+
+
+# An LLVM-dialect program with one op of another dialect left in it.
+LEFT_OVER = """
+llvm.func @main() {
+  %a = llvm.mlir.constant(1 : i32) : i32
+  %b = arith.addi %a, %a : i32
+  llvm.return
+}
+"""
+
+
+@pytest.mark.parametrize("runner", ["gpurunner", "mlir-runner"])
+def test_standing_in_for_the_real_runner_refuses_what_it_refuses(runner, tmp_path):
+    """Hybrid mode (GPURUNNER_LLVM_ONLY) asks the same legality model, so even the
+    permissive name says what mlir-runner 22 says, where it says it."""
+    r = cli.tool_main([runner, "-e", "main", "--entry-point-result=void"], LEFT_OVER.encode(),
+                      {"GPURUNNER_LLVM_ONLY": "1"}, ".")
+    err = r.stderr.decode()
+    assert r.returncode == 1
+    assert err.startswith('loc("<stdin>":4:8): error: Dialect `arith\' not found for custom '
+                          "op 'arith.addi'"), err
+    if HAVE_REAL:
+        p = _real(LEFT_OVER, None, tmp_path)
+        assert p.returncode == 1 and p.stderr.decode().splitlines()[0] in err
