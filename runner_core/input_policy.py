@@ -22,7 +22,7 @@ from runner_core.errors import RunnerError, format_diagnostic
 ENV = "GPURUNNER_LLVM_ONLY"
 # Dialects mlir-runner 22 loads (those with a translation to LLVM IR).
 TRANSLATABLE = frozenset({"builtin", "llvm", "gpu", "nvvm", "rocdl", "omp", "acc", "amx",
-                          "arm_neon", "arm_sve", "arm_sme", "x86vector", "vcix", "ptr",
+                          "arm_neon", "arm_sve", "arm_sme", "vcix", "ptr",
                           "xevm", "spirv"})
 NOTE = ("note: the real mlir-runner only runs LLVM-dialect programs and this run stands in "
         f"for it ({ENV}=1, set by gpurunner_tools=hybrid): lower the program fully in the "
