@@ -6,7 +6,6 @@ f32, ``exp`` for f64; other float types are not folded) instead of being
 rewritten.  The same libm is called here (ctypes), under the same conditions
 as upstream's folders (no log of a negative number, no log1p below -1, NaN for
 atan2(0, 0)), so the constant is the one real mlir-opt writes on this machine.
-An `arith.extf` of a constant counts as a constant (the driver folds it first).
 """
 
 from __future__ import annotations
@@ -46,13 +45,12 @@ def _function(name: str, single: bool, arity: int):
 
 
 def _constant_values(value: SSAValue):
-    """(values, element type) of an arith.constant (or its extf), else None."""
+    """(values, type) of an arith.constant, else None.  Only a constant already there:
+    the driver visits ops bottom-up, so the `arith.extf` of an f16 constant that the f32
+    expansion creates, or a `vector.broadcast` of a constant, is folded only after the
+    math op using it was rewritten (mlir-opt 22: `math.tanh` of an f16 constant becomes
+    the f32 polynomial of a constant; `math.exp` of a broadcast constant too)."""
     owner = value.owner
-    widen = None
-    if getattr(owner, "name", "") == "arith.extf":
-        widen = value.type
-        value = owner.operands[0]
-        owner = value.owner
     if getattr(owner, "name", "") != "arith.constant":
         return None
     attr = owner.properties.get("value")
@@ -63,7 +61,7 @@ def _constant_values(value: SSAValue):
         values = [float(v) for v in attr.get_values()]
     else:
         return None
-    return values, (widen if widen is not None else value.type)
+    return values, value.type
 
 
 def _element(t):
