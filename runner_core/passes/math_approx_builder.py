@@ -23,7 +23,6 @@ from runner_core.errors import RunnerError
 F32 = b.Float32Type()
 I32 = b.IntegerType(32)
 I1 = b.IntegerType(1)
-_NONE_FM = None  # fastmath left at its default (none), as upstream's builders leave it
 
 
 class ApproxError(RunnerError):

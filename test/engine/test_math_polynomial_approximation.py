@@ -151,9 +151,9 @@ def test_x86vector_rsqrt_without_avx_is_a_located_error(tmp_path, monkeypatch):
 @needs_real
 def test_sweep_prints_what_llvm22_prints(tmp_path):
     text = _sweep_program()
-    flags = [f"-pass-pipeline=builtin.module(func.func(test-math-polynomial-approximation),"
-             f"convert-vector-to-scf,convert-scf-to-cf,convert-vector-to-llvm,convert-to-llvm,"
-             f"reconcile-unrealized-casts)"]
+    flags = ["-pass-pipeline=builtin.module(func.func(test-math-polynomial-approximation),"
+             "convert-vector-to-scf,convert-scf-to-cf,convert-vector-to-llvm,convert-to-llvm,"
+             "reconcile-unrealized-casts)"]
     want = _real(text, flags, tmp_path)
     got = _embedded_run(_embedded_opt(text, flags, tmp_path), tmp_path)
     assert got == want
