@@ -42,9 +42,7 @@ def round_to(value: float, elem: Attribute) -> float:
     """The constant LLVM 22 stores for `value` of type `elem` (float first, then narrower)."""
     v = round_f32(value)
     if isinstance(elem, b.Float16Type):
-        import numpy as np
-
-        return float(np.float16(np.float32(v)))
+        return struct.unpack("<e", struct.pack("<e", v))[0]  # round to nearest even
     return v
 
 
