@@ -148,6 +148,20 @@ func.func @main() {
   return
 }
 """
+# math.erfc without the approximation: convert-to-llvm keeps it, convert-math-to-libm
+# makes it a call of erfcf.
+ERFC = """
+func.func @erfc(%a: f32) -> f32 {
+  %r = math.erfc %a : f32
+  return %r : f32
+}
+func.func @main() {
+  %a = arith.constant 0.3 : f32
+  %r = call @erfc(%a) : (f32) -> f32
+  vector.print %r : f32
+  return
+}
+"""
 APPROX = "-test-math-polynomial-approximation"
 TO_LLVM = ["-convert-to-llvm", "-reconcile-unrealized-casts"]
 
@@ -190,6 +204,9 @@ CASES = [
      "0.707107\ninf\n1e+20\n"),
     ("erf-f64-left", ERF, [APPROX, *TO_LLVM], "Dialect `math' not found for custom op 'math.erf'"),
     ("erf-folded", ERF_FOLDED, [APPROX, *TO_LLVM], "0.5205\n0.671373\n"),
+    ("erfc-left", ERFC, TO_LLVM, "Dialect `math' not found for custom op 'math.erfc'"),
+    ("erfc-libm", ERFC, ["-convert-math-to-libm", *TO_LLVM], "0.671373\n"),
+    ("erfc-approximated", ERFC, [APPROX, *TO_LLVM], "0.671373\n"),
 ]
 
 _LOC = re.compile(r'loc\("[^"]*":\d+:\d+\): ')
