@@ -14,8 +14,8 @@ prints (they are not libm's), so the pass really rewrites the IR here:
   of 8: `x86vector.avx.rsqrt` plus a Newton step;
 * math ops the expansions create (log inside log1p and expm1, exp inside
   expm1 and erfc, atan inside atan2, asin inside acos) are rewritten in turn;
-* what the greedy driver folds before any pattern, a math op whose operands
-  are all constants, is folded here with the C library as upstream's folders
+* what the greedy driver does before any pattern: an unused math op is erased,
+  one whose operands are all constants is folded here with the C library as upstream's folders
   do (``math_const_fold``), so it keeps libm's value and no op is left behind.
 
 Everything else (f64, other math ops, rsqrt without the option) is left for
@@ -81,6 +81,10 @@ class MathPolynomialApproximationPass:
         while worklist:
             op = worklist.pop()
             if op.parent is None:
+                continue
+            if not any(r.uses for r in op.results):  # trivially dead: the driver erases it
+                op.detach()
+                op.erase()
                 continue
             if fold_constant_op(op, ctx):
                 continue

@@ -162,6 +162,20 @@ func.func @main() {
   return
 }
 """
+# An unused math op: the pass's greedy driver erases it (nothing left to refuse).
+DEAD_ERF = """
+func.func @f(%a: f64) {
+  %r = math.erf %a : f64
+  %c = arith.constant 2.0 : f32
+  vector.print %c : f32
+  return
+}
+func.func @main() {
+  %a = arith.constant 0.3 : f64
+  call @f(%a) : (f64) -> ()
+  return
+}
+"""
 APPROX = "-test-math-polynomial-approximation"
 TO_LLVM = ["-convert-to-llvm", "-reconcile-unrealized-casts"]
 
@@ -204,6 +218,8 @@ CASES = [
      "0.707107\ninf\n1e+20\n"),
     ("erf-f64-left", ERF, [APPROX, *TO_LLVM], "Dialect `math' not found for custom op 'math.erf'"),
     ("erf-folded", ERF_FOLDED, [APPROX, *TO_LLVM], "0.5205\n0.671373\n"),
+    ("dead-erf-erased", DEAD_ERF, [APPROX, *TO_LLVM], "2\n"),
+    ("dead-erf-kept", DEAD_ERF, TO_LLVM, "Dialect `math' not found for custom op 'math.erf'"),
     ("erfc-left", ERFC, TO_LLVM, "Dialect `math' not found for custom op 'math.erfc'"),
     ("erfc-libm", ERFC, ["-convert-math-to-libm", *TO_LLVM], "0.671373\n"),
     ("erfc-approximated", ERFC, [APPROX, *TO_LLVM], "0.671373\n"),
