@@ -302,7 +302,7 @@ def _needs_round_to_odd(ctx: LoweringContext, src: ir.Type, dst: ir.Type) -> boo
             and (isinstance(dst, ir.HalfType) or str(dst) == "bfloat"))
 
 
-def _fptrunc_via_f32(ctx: LoweringContext, x: ir.Value, to: ir.Type) -> ir.Value:
+def fptrunc_via_f32(ctx: LoweringContext, x: ir.Value, to: ir.Type) -> ir.Value:
     """f64 -> f16/bf16 on the CPU, correctly rounded (also for llvm.fptrunc in lowered
     input, codegen/llvm.py): round to odd into f32, then to nearest."""
     t = _round_to_odd_f32(ctx, x)

@@ -257,7 +257,7 @@ def _cast(method):
         if method == "fptrunc" and arith._needs_round_to_odd(ctx, arith.scalar_of(a.type),
                                                              arith.scalar_of(to)):
             # mlir-opt's lowering of arith.truncf f64 -> f16: no __truncdfhf2 in a JIT.
-            ctx.set_results(op, [arith._fptrunc_via_f32(ctx, a, to)])
+            ctx.set_results(op, [arith.fptrunc_via_f32(ctx, a, to)])
             return
         ctx.set_results(op, [getattr(ctx.builder, method)(a, to)])
 

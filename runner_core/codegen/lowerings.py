@@ -42,6 +42,7 @@ from . import (
     vector_memory,
     vector_shape,
     vector_transfer,
+    x86vector,
 )
 from .registry import LoweringTable, Registry
 
@@ -54,7 +55,7 @@ REGISTRIES: tuple[Registry, ...] = (
     gpu_device_ids.registry, gpu_device_sync.registry, gpu_device.registry,
     gpu_assert.registry, gpu_mma.registry, gpu_host.registry, async_lowering.registry,
     llvm_inline_asm.registry, memref_reshape.registry, affine.registry,
-    async_runtime_ops.registry, llvm_coro.registry,
+    async_runtime_ops.registry, llvm_coro.registry, x86vector.registry,
 )
 
 

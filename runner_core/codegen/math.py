@@ -23,7 +23,7 @@ _FLOAT_FUNCS = {
     "math.exp": "exp", "math.exp2": "exp2", "math.log": "log", "math.log2": "log2",
     "math.log10": "log10", "math.absf": "fabs", "math.ceil": "ceil", "math.floor": "floor",
     "math.round": "round", "math.roundeven": "roundeven", "math.trunc": "trunc",
-    "math.fma": "fma", "math.powf": "pow", "math.copysign": "copysign", "math.atan": "atan",
+    "math.powf": "pow", "math.copysign": "copysign", "math.atan": "atan",
     "math.atan2": "atan2", "math.acos": "acos", "math.asin": "asin", "math.sinh": "sinh",
     "math.cosh": "cosh", "math.tanh": "tanh", "math.asinh": "asinh", "math.acosh": "acosh",
     "math.atanh": "atanh", "math.erf": "erf", "math.erfc": "erfc", "math.cbrt": "cbrt",
@@ -63,6 +63,29 @@ def _float_func(base: str):
 
 for _name, _base in _FLOAT_FUNCS.items():
     lowering(_name)(_float_func(_base))
+
+
+@lowering("math.fma")
+def _fma(ctx: LoweringContext, op) -> None:
+    """f16 / bf16 fma on the CPU as LLVM 22 legalizes it on x86 without native half
+    arithmetic: the fma in f64 (exact product and sum of half operands, one rounding),
+    then rounded to the narrow type, which LLVM does with __truncdfhf2, a compiler
+    runtime function a JIT-ed module cannot count on (arith's correct rounding here)."""
+    args = ctx.get_all(op.operands)
+    s = scalar_of(args[0].type)
+    if ctx.target.name == "nvptx" or not (isinstance(s, ir.HalfType) or str(s) == "bfloat"):
+        ctx.set_results(op, [call_math(ctx, "fma", args, op)])
+        return
+    from .arith import fptrunc_via_f32
+
+    bld = ctx.builder
+    d = ir.DoubleType()
+
+    def narrow_fma(a, b, c):
+        wide = [bld.fpext(v, d) for v in (a, b, c)]
+        return fptrunc_via_f32(ctx, ctx.intrinsic("llvm.fma", d, wide, [d]), a.type)
+
+    ctx.set_results(op, [scalarize(bld, narrow_fma, *args)])
 
 
 def _one_like(t: ir.Type) -> ir.Constant:

@@ -64,12 +64,21 @@ def _print_scalar(ctx: LoweringContext, v: ir.Value, mlir_elem, op) -> None:
         ctx.call("printF32", VOID, [v])
     elif isinstance(t, ir.DoubleType):
         ctx.call("printF64", VOID, [v])
-    elif isinstance(t, ir.HalfType):
-        ctx.call("printF16", VOID, [bld.bitcast(v, I16)])
-    elif str(t) == "bfloat":
-        ctx.call("printBF16", VOID, [bld.bitcast(v, I16)])
+    elif isinstance(t, ir.HalfType) or str(t) == "bfloat":
+        _print_16_bits(ctx, "printF16" if isinstance(t, ir.HalfType) else "printBF16",
+                       bld.bitcast(v, I16))
     else:
         raise ctx.unsupported(op, f"vector.print of {mlir_elem}")
+
+
+def _print_16_bits(ctx: LoweringContext, name: str, bits: ir.Value) -> None:
+    """printF16 / printBF16 take a `uint16_t`: pass it zero-extended (`zeroext`), as a
+    C caller does.  LLVM's own libmlir_float16_utils, built by clang, reads the whole
+    register, so bits left above the 16 by the JIT's code turned +inf into -inf."""
+    fn = ctx.declare(name, VOID, [I16])
+    if "zeroext" not in fn.args[0].attributes:
+        fn.args[0].add_attribute("zeroext")
+    ctx.builder.call(fn, [bits])
 
 
 def _print_nd(ctx: LoweringContext, v: ir.Value, mlir_elem, op) -> None:

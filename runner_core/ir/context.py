@@ -38,7 +38,7 @@ def _arith() -> Dialect:
 
 
 def _math() -> Dialect:
-    from xdsl.dialects.math import Math
+    from runner_core.ir.dialects.math_ext import Math  # xDSL's + math.erfc
 
     return Math
 
@@ -136,6 +136,13 @@ def _transform() -> Dialect:
     return Transform
 
 
+def _x86vector() -> Dialect:
+    # Emitted by test-math-polynomial-approximation{enable-avx2} (codegen/x86vector.py).
+    from runner_core.ir.dialects.x86vector import X86Vector
+
+    return X86Vector
+
+
 def _std() -> Dialect:
     from runner_core.ir.dialects.legacy import Std
 
@@ -162,6 +169,7 @@ DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
     "transform": _transform,
     "affine": _affine,
     "tensor": _tensor,
+    "x86vector": _x86vector,
     "std": _std,
 }
 

@@ -138,7 +138,8 @@ _TO_LLVM_KEEPS = ("func.call<gpu-token>",) + (_ARITH_KEEPS + _MATH_LLVM_KEEPS + 
                      "complex.neq", "complex.bitcast"))
 
 # Options that change what a pass converts: the model keys them as `name{option}`.
-OPTION_VARIANTS: dict[str, tuple[str, ...]] = {"convert-math-to-funcs": ("convert-ctlz",)}
+OPTION_VARIANTS: dict[str, tuple[str, ...]] = {"convert-math-to-funcs": ("convert-ctlz",),
+                                               "convert-vector-to-llvm": ("enable-x86vector",)}
 
 # convert-math-to-funcs: the generated functions' bodies (mlir-opt 22 on one op of each).
 _MATH_TO_FUNCS_BODY = ("func.call", "func.func", "func.return", "cf.br", "cf.cond_br",
@@ -163,6 +164,11 @@ PASSES: dict[str, Rule] = {
     "convert-complex-to-llvm": _rule({k: LLVM for k in _COMPLEX_LLVM}),
     "convert-vector-to-llvm": _rule({**_VECTOR_LLVM_INTRODUCES, "vector.*": LLVM},
                                     _VECTOR_LLVM_KEEPS),
+    # x86vector ops (test-math-polynomial-approximation{enable-avx2}) become
+    # llvm.call_intrinsic only with {enable-x86vector}; otherwise (and with
+    # convert-to-llvm) they stay, and mlir-runner 22 does not know the dialect.
+    "convert-vector-to-llvm{enable-x86vector}": _rule(
+        {**_VECTOR_LLVM_INTRODUCES, "vector.*": LLVM, "x86vector.*": LLVM}, _VECTOR_LLVM_KEEPS),
     "convert-vector-to-scf": _rule({
         **{k: ("scf.for", "scf.if", "arith.constant", "arith.cmpi", "vector.extract")
            + (("arith.addi", "arith.muli", "vector.shape_cast") if "-nd" in k else ())

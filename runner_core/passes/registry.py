@@ -52,6 +52,7 @@ def _load_own_passes() -> None:
             async_func_to_runtime,
             async_parallel_for,
             frontend_passes,
+            math_polynomial_approximation,
             one_shot_bufferize,
             runtime_verification,
             transform_interpreter,
@@ -59,7 +60,8 @@ def _load_own_passes() -> None:
             wide_int_emulation,
         )
 
-        for info in (async_parallel_for.PASS, *frontend_passes.PASSES, vector_gather_lowering.PASS):
+        for info in (async_parallel_for.PASS, *frontend_passes.PASSES, vector_gather_lowering.PASS,
+                     math_polynomial_approximation.PASS):
             _add(info)
         for registration in (*runtime_verification.REGISTRATIONS,
                              *one_shot_bufferize.REGISTRATIONS,

@@ -100,6 +100,85 @@ func.func @main() {
 }
 """
 
+# test-math-polynomial-approximation{enable-avx2} leaves x86vector.avx.rsqrt, which
+# only convert-vector-to-llvm{enable-x86vector} lowers; without the option the rsqrt
+# stays math.rsqrt (libm's 1/sqrt: 1e+20 for the denormal, where AVX flushes it: inf).
+RSQRT8 = """
+func.func @rsqrt(%v: vector<8xf32>) -> vector<8xf32> {
+  %r = math.rsqrt %v : vector<8xf32>
+  return %r : vector<8xf32>
+}
+func.func @main() {
+  %v = arith.constant dense<[2.0, 4.0, 0.0, -1.0, 0x7F800000, 1.0e-40, 9.0, 0.5]> : vector<8xf32>
+  %r = call @rsqrt(%v) : (vector<8xf32>) -> vector<8xf32>
+  %a = vector.extract %r[0] : f32 from vector<8xf32>
+  %b = vector.extract %r[2] : f32 from vector<8xf32>
+  %c = vector.extract %r[5] : f32 from vector<8xf32>
+  vector.print %a : f32
+  vector.print %b : f32
+  vector.print %c : f32
+  return
+}
+"""
+
+# math.erf on f64 is not approximated and convert-to-llvm keeps math.erf; on f32 it is.
+ERF = """
+func.func @erf(%a: f64, %b: f32) -> (f64, f32) {
+  %r = math.erf %a : f64
+  %s = math.erf %b : f32
+  return %r, %s : f64, f32
+}
+func.func @main() {
+  %a = arith.constant 0.5 : f64
+  %b = arith.constant 0.5 : f32
+  %r:2 = call @erf(%a, %b) : (f64, f32) -> (f64, f32)
+  vector.print %r#1 : f32
+  return
+}
+"""
+# The greedy driver folds math ops of constants (libm's values) before rewriting them.
+ERF_FOLDED = """
+func.func @main() {
+  %a = arith.constant 0.5 : f64
+  %r = math.erf %a : f64
+  vector.print %r : f64
+  %b = arith.constant 0.3 : f32
+  %s = math.erfc %b : f32
+  vector.print %s : f32
+  return
+}
+"""
+# math.erfc without the approximation: convert-to-llvm keeps it, convert-math-to-libm
+# makes it a call of erfcf.
+ERFC = """
+func.func @erfc(%a: f32) -> f32 {
+  %r = math.erfc %a : f32
+  return %r : f32
+}
+func.func @main() {
+  %a = arith.constant 0.3 : f32
+  %r = call @erfc(%a) : (f32) -> f32
+  vector.print %r : f32
+  return
+}
+"""
+# An unused math op: the pass's greedy driver erases it (nothing left to refuse).
+DEAD_ERF = """
+func.func @f(%a: f64) {
+  %r = math.erf %a : f64
+  %c = arith.constant 2.0 : f32
+  vector.print %c : f32
+  return
+}
+func.func @main() {
+  %a = arith.constant 0.3 : f64
+  call @f(%a) : (f64) -> ()
+  return
+}
+"""
+APPROX = "-test-math-polynomial-approximation"
+TO_LLVM = ["-convert-to-llvm", "-reconcile-unrealized-casts"]
+
 FULL = ["-convert-scf-to-cf", "-convert-to-llvm", "-reconcile-unrealized-casts"]
 # Lowers everything but math (so what convert-math-to-funcs leaves shows).
 NO_MATH = ["-convert-scf-to-cf", "-convert-vector-to-llvm", "-convert-func-to-llvm",
@@ -130,6 +209,20 @@ CASES = [
     ("ctlz-left", CTLZ, ["-convert-math-to-funcs", *NO_MATH],
      "Dialect `math' not found for custom op 'math.ctlz'"),
     ("ctlz-funcs", CTLZ, ["-convert-math-to-funcs=convert-ctlz", *NO_MATH], "29\n29\n"),
+    ("avx2-x86vector", RSQRT8, [f"{APPROX}=enable-avx2", "-convert-vector-to-llvm=enable-x86vector",
+                                *TO_LLVM], "0.707107\ninf\ninf\n"),
+    ("avx2-x86vector-left", RSQRT8, [f"{APPROX}=enable-avx2", "-convert-vector-to-llvm",
+                                     *TO_LLVM],
+     "Dialect `x86vector' not found for custom op 'x86vector.avx.rsqrt'"),
+    ("rsqrt-libm", RSQRT8, [APPROX, "-convert-vector-to-llvm", *TO_LLVM],
+     "0.707107\ninf\n1e+20\n"),
+    ("erf-f64-left", ERF, [APPROX, *TO_LLVM], "Dialect `math' not found for custom op 'math.erf'"),
+    ("erf-folded", ERF_FOLDED, [APPROX, *TO_LLVM], "0.5205\n0.671373\n"),
+    ("dead-erf-erased", DEAD_ERF, [APPROX, *TO_LLVM], "2\n"),
+    ("dead-erf-kept", DEAD_ERF, TO_LLVM, "Dialect `math' not found for custom op 'math.erf'"),
+    ("erfc-left", ERFC, TO_LLVM, "Dialect `math' not found for custom op 'math.erfc'"),
+    ("erfc-libm", ERFC, ["-convert-math-to-libm", *TO_LLVM], "0.671373\n"),
+    ("erfc-approximated", ERFC, [APPROX, *TO_LLVM], "0.671373\n"),
 ]
 
 _LOC = re.compile(r'loc\("[^"]*":\d+:\d+\): ')
