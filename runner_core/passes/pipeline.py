@@ -25,6 +25,7 @@ from runner_core.errors import RunnerError
 from runner_core.ir.deferred import DEFERRED_ATTR as DEFERRED_ATTR  # re-exported
 from runner_core.ir.deferred import deferred_passes as deferred_passes
 from runner_core.ir.deferred import record_deferred
+from runner_core.passes.option_check import check as check_options
 from runner_core.passes.registry import PassError, is_deferred, lookup_pass
 
 MODULE_ANCHOR = "builtin.module"
@@ -34,6 +35,7 @@ MODULE_ANCHOR = "builtin.module"
 class PassSpec:
     name: str
     options: dict[str, str] = field(default_factory=dict)
+    raw: str = field(default="", compare=False)  # the options as written (for messages)
 
     def text(self) -> str:
         if not self.options:
@@ -163,8 +165,10 @@ def _parse_items(r: _Reader) -> list[PassSpec | NestSpec]:
                 r.expect(")")
             items.append(nest)
         else:
+            start = r.i + 1
             opts = r.options() if r.eat("{") else {}
-            items.append(PassSpec(name, opts))
+            raw = r.text[start:r.i - 1] if opts else ""
+            items.append(PassSpec(name, opts, raw))
         if not r.eat(","):
             return items
 
@@ -173,6 +177,7 @@ def parse_pipeline(text: str) -> NestSpec:
     """Parse a textual pipeline into a tree anchored on `builtin.module`."""
     root = parse_pipeline_tree(text)
     for p in root.passes():
+        check_options(p.name, p.options, p.raw, in_pipeline=True)
         if not is_deferred(p.name):
             lookup_pass(p.name).create(p.options)  # reject unknown passes/options up front
     return root
@@ -199,7 +204,9 @@ def parse_flag_pass(flag: str) -> PassSpec:
     name, sep, opts = body.partition("=")
     if len(opts) >= 2 and opts[0] == opts[-1] and opts[0] in "\"'":
         opts = opts[1:-1]
-    return PassSpec(name, parse_options(opts) if sep and opts else {})
+    spec = PassSpec(name, parse_options(opts) if sep and opts else {}, opts)
+    check_options(name, spec.options, opts, in_pipeline=False)
+    return spec
 
 
 # ------------------------------------------------------------------------- running

@@ -45,7 +45,7 @@ def test_options_quoting_and_flags():
 @pytest.mark.parametrize("text, fragment", [
     ("builtin.module(func.func(cse)", "expected ')'"),
     ("builtin.module(no-such-pass)", "unknown pass 'no-such-pass'"),
-    ("gpu-kernel-outlining{bogus=1}", "has no option 'bogus'"),
+    ("gpu-kernel-outlining{bogus=1}", "no such option bogus"),
     ("cse{a=\"open}", "unterminated"),
 ])
 def test_bad_pipelines_are_clear_errors(text, fragment):
