@@ -36,6 +36,8 @@ from . import (
     math,
     memref,
     memref_reshape,
+    nvgpu_tma,
+    nvgpu_wgmma,
     scf,
     vector,
     vector_contract,
@@ -54,7 +56,8 @@ REGISTRIES: tuple[Registry, ...] = (
     gpu_device_ids.registry, gpu_device_sync.registry, gpu_device.registry,
     gpu_assert.registry, gpu_mma.registry, gpu_host.registry, async_lowering.registry,
     llvm_inline_asm.registry, memref_reshape.registry, affine.registry,
-    async_runtime_ops.registry, llvm_coro.registry,
+    async_runtime_ops.registry, llvm_coro.registry, nvgpu_tma.registry,
+    nvgpu_wgmma.registry,
 )
 
 
