@@ -17,7 +17,7 @@ Accumulators are `{ {f32 x N/2} x M/64 }` (codegen/nvgpu_tma.py registers the
 types).  Only f16/bf16 inputs with f32 accumulators are lowered (what
 `nvgpu.warpgroup.mma.store` supports upstream); other types are a located
 error.  The sm_90a-only instructions make the kernel image ask for
-`sm_90a` (`KernelHooks`' ``arch_specific`` flag, read by the cuda backend).
+`sm_90a` (``ctx.state[ARCH_SPECIFIC]``, recorded in the cuda backend's kernel image).
 """
 
 from __future__ import annotations

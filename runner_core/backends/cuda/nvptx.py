@@ -237,6 +237,23 @@ def compile_ptx(ir_text: str, arch: str = DEFAULT_ARCH, *, kernels: list[str] | 
                        f"for {arch}: {err}") from None
 
 
+# Devices whose arch-specific target (`sm_XYa`) has the instructions kernels ask for
+# (wgmma: sm_90a only; LLVM 22's NVPTX back end knows the target).
+ARCH_SPECIFIC_CHIPS = ("sm_90",)
+
+
+def arch_for(device_arch: str, arch_specific: bool, name: str = "kernels") -> str:
+    """The PTX target of a kernel image on a device: ``sm_90a`` where the kernels use
+    sm_90a-only instructions (wgmma), an error naming the gap on other devices."""
+    if not arch_specific:
+        return device_arch
+    if device_arch in ARCH_SPECIFIC_CHIPS:
+        return device_arch + "a"
+    raise PTXError(f"error: GPU module '{name}' uses wgmma (nvgpu.warpgroup.mma), an sm_90a "
+                   f"instruction, but this device is {device_arch}: it needs an sm_90 GPU "
+                   "(H100/H200)")
+
+
 def _kernel_names(ir_text: str) -> set[str]:
     names = set()
     for line in ir_text.splitlines():
