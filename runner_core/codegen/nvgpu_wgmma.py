@@ -27,7 +27,7 @@ from xdsl.dialects import builtin as b
 
 from .context import LoweringContext
 from .gpu_device_hooks import hooks_of
-from .nvgpu_tma import NVPTX, cpu_kernel_gap, element_pointer
+from .nvgpu_tma import NVPTX, align_dynamic_shared, cpu_kernel_gap, element_pointer
 from .registry import Registry
 from .types import I32, I64, VOID
 
@@ -59,6 +59,7 @@ def _generate_descriptor(ctx: LoweringContext, op) -> None:
     size_n = tm.tensor.get_shape()[0]
     stride = (layout << 3) >> EXCLUDE_4LSB
     lead = (size_n * layout) >> EXCLUDE_4LSB
+    align_dynamic_shared(ctx)
     bld = ctx.builder
     addr = bld.ptrtoint(element_pointer(ctx, op.tensor), I64)
     base14 = bld.lshr(bld.shl(addr, _const(46)), _const(50))

@@ -15,6 +15,7 @@ and parse both ways.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -87,6 +88,15 @@ def _typed(parser: AttrParser, what: str, cls: type, kind: str) -> Attribute:
     return ty
 
 
+def print_memref(printer: Printer, memref: MemRefType) -> None:
+    """A memref as MLIR prints it: an i64 integer memory space without its type (`, 3>`)."""
+    printer.print_string(_unsuffixed(str(memref)))
+
+
+def _unsuffixed(text: str) -> str:
+    return re.sub(r", (\d+) : i64>", r", \1>", text)
+
+
 @irdl_attr_definition
 class TensorMapDescriptorType(ParametrizedAttribute, TypeAttribute):
     """`!nvgpu.tensormap.descriptor<tensor = memref<..>, swizzle = .., l2promo = ..,
@@ -119,7 +129,7 @@ class TensorMapDescriptorType(ParametrizedAttribute, TypeAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<tensor = ")
-        printer.print_attribute(self.tensor)
+        print_memref(printer, self.tensor)
         printer.print_string(f", swizzle = {self.swizzle.data}, l2promo = {self.l2promo.data}, "
                              f"oob = {self.oob.data}, interleave = {self.interleave.data}>")
 
@@ -177,7 +187,7 @@ class WarpgroupMatrixDescriptorType(ParametrizedAttribute, TypeAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<tensor = ")
-        printer.print_attribute(self.tensor)
+        print_memref(printer, self.tensor)
         printer.print_string(">")
 
 
@@ -303,7 +313,13 @@ def verify_descriptor_with_memref(desc: TensorMapDescriptorType,
             "the shape of tensor map descriptor and memref must have same rank")
     if tuple(memref.get_shape()) != tuple(shape):
         raise UnprefixedVerifyException(
-            f"memref and tensor map shapes mismatch {tensor} != {memref}")
+            f"memref and tensor map shapes mismatch {_q(tensor)} != {_q(memref)}")
+
+
+def _q(t: Attribute) -> str:
+    """A type as MLIR quotes it in a diagnostic ('memref<4xf16, 3>': integer memory
+    spaces without their `: i64`)."""
+    return "'" + _unsuffixed(str(t)) + "'"
 
 
 def _bitwidth(t: Attribute) -> int:
@@ -693,7 +709,8 @@ class WarpgroupMmaOp(IRDLOperation):
                            printer.print_operand)
         shown = {k: v for k, v in self.properties.items()
                  if not (k == "waitGroup" and self.wait_group == 1)}
-        print_attr_dict(printer, {**shown, **self.attributes})
+        merged = {**shown, **self.attributes}
+        print_attr_dict(printer, dict(sorted(merged.items())))  # MLIR's dictionary order
         printer.print_string(" : ")
         for i, ty in enumerate((self.descriptorA.type, self.descriptorB.type,
                                 self.matrixC.type)):
@@ -724,12 +741,12 @@ class WarpgroupMmaOp(IRDLOperation):
             raise VerifyException(f"2nd dim matrix-B ( {bn} ) != 2nd dim matrix-C ( {cn} )")
         ce, ae, be = c.element_type, a.element_type, b.element_type
         if not _wgmma_types_allowed(ce, ae, be):
-            raise VerifyException(f"{ce} += {ae} * {be}, it is not supported.")
+            raise VerifyException(f"{_q(ce)} += {_q(ae)} * {_q(be)}, it is not supported.")
         if not _allowed_n(bn, ae):
-            raise VerifyException(f"has input type {b} n is set to {bn}, it is not supported")
+            raise VerifyException(f"has input type {_q(b)} n is set to {bn}, it is not supported")
         if not isinstance(ce, Float32Type) and not isinstance(ae, (Float16Type, BFloat16Type)):
-            raise VerifyException(f"hit a limitation: {ce} += {ae} * {be}, it is not "
-                                  "supported yet")
+            raise VerifyException(f"hit a limitation: {_q(ce)} += {_q(ae)} * {_q(be)}, it is "
+                                  "not supported yet")
 
 
 @irdl_op_definition
@@ -772,7 +789,7 @@ class WarpgroupMmaStoreOp(IRDLOperation):
             raise VerifyException("hit a limitation: only f32 results for the time being")
         vs, ms = v.get_shape(), m.get_shape()
         if vs[0] != ms[0] or vs[1] != ms[1]:
-            raise VerifyException(f"results [{v}][{vs[1]}] values. However, destination "
+            raise VerifyException(f"results [{_q(v)}][{vs[1]}] values. However, destination "
                                   f"memref[{ms[0]}][{ms[1]}]  does not have same size as "
                                   "results")
 
@@ -800,7 +817,7 @@ class WarpgroupMmaInitAccumulatorOp(IRDLOperation):
         v = _matrix(self.matrixC.type)
         m, n = v.get_shape()[0], v.get_shape()[-1]
         if m % WGMMA_M or not _allowed_n(n, v.element_type):
-            raise VerifyException(f"has type {v}. It does not fit into warp-group level (wgmma) "
+            raise VerifyException(f"has type {_q(v)}. It does not fit into warp-group level (wgmma) "
                                   "matrix multiplication instruction (or not supported yet)")
 
 
