@@ -157,7 +157,8 @@ def _init_accumulator(ctx: LoweringContext, op) -> None:
 
 @lowering("nvgpu.warpgroup.mma.store", targets=NVPTX)
 def _mma_store(ctx: LoweringContext, op) -> None:
-    from .memref_desc import Descriptor, element_pointer as md_element_pointer
+    from .memref_desc import Descriptor
+    from .memref_desc import element_pointer as md_element_pointer
 
     bld = ctx.builder
     hooks = hooks_of(ctx, op)
