@@ -26,8 +26,10 @@ from runner_core.opt import tool_main
 
 ROOT = Path(__file__).resolve().parents[2]
 OURS = ROOT / "integration_test" / "gpu" / "tma_wgmma_gemm.mlir"
-UPSTREAM = Path("/work/upstream/llvm-project/mlir/test/Integration/GPU/CUDA/sm90/"
-                "gemm_f32_f16_f16_128x128x128.mlir")
+_GEMM = "llvm-project/mlir/test/Integration/GPU/CUDA/sm90/gemm_f32_f16_f16_128x128x128.mlir"
+# Upstream's test, unchanged, where the checkout or the machine has it (./upstream, /work).
+UPSTREAM = next((p for p in (ROOT / "upstream" / _GEMM, Path("/work/upstream") / _GEMM)
+                 if p.exists()), ROOT / "upstream" / _GEMM)
 MLIR_OPT = Path("/usr/lib/llvm-22/bin/mlir-opt")
 PIPELINE = ("-gpu-lower-to-nvvm-pipeline=cubin-chip=sm_90a cubin-features=+ptx80 opt-level=3 "
             "cubin-format=isa")
