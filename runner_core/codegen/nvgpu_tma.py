@@ -19,7 +19,7 @@ from __future__ import annotations
 import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
-from runner_core.ir.dialects.nvgpu_tma import (
+from runner_core.ir.dialects.nvgpu_types import (
     MBarrierGroupType,
     TensorMapDescriptorType,
     WarpgroupAccumulatorType,
