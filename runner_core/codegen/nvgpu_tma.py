@@ -16,6 +16,8 @@ mbarrier transactions: every op is a located error there naming the gap.
 
 from __future__ import annotations
 
+import re
+
 import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
@@ -28,7 +30,7 @@ from runner_core.ir.dialects.nvgpu_types import (
 
 from . import memref_desc as md
 from .context import LoweringContext
-from .gpu_device_hooks import opaque_pointer
+from .gpu_device_hooks import hooks_of, opaque_pointer
 from .registry import Registry
 from .types import I1, I16, I32, I64, PTR, VOID, register_type
 
@@ -59,6 +61,26 @@ register_type(MBarrierGroupType,
               lambda conv, t: ir.PointerType(addrspace=SHARED) if t.shared else PTR)
 register_type(WarpgroupMatrixDescriptorType, lambda conv, t: I64)
 register_type(WarpgroupAccumulatorType, accumulator_struct)
+
+
+# ctx.state key: the least target the module's kernels need ("sm_90" or "sm_90a").
+NEEDS_TARGET = "nvgpu.needs"
+
+
+def require_target(ctx: LoweringContext, op, nvvm_op: str, target: str, *,
+                   check: bool = True) -> None:
+    """Record that the kernels need `target` ("sm_90": TMA and mbarrier transactions;
+    "sm_90a": wgmma); where a pipeline names its chip (compile-only serialization), a
+    chip without it is MLIR 22's verifier error for the NVVM op the nvgpu op becomes."""
+    if target == "sm_90a" or not ctx.state.get(NEEDS_TARGET):
+        ctx.state[NEEDS_TARGET] = target
+    chip = getattr(hooks_of(ctx, op), "chip", None)
+    if not chip or not check:
+        return
+    m = re.fullmatch(r"sm_(\d+)([a-z]?)", chip)
+    sm, suffix = (int(m.group(1)), m.group(2)) if m else (0, "")
+    if sm < 90 or (target == "sm_90a" and (sm, suffix) != (90, "a")):
+        raise ctx.unsupported(op, f"'{nvvm_op}' op is not supported on {chip}")
 
 
 def cpu_kernel_gap(ctx: LoweringContext, op) -> None:
@@ -151,6 +173,8 @@ def _create_descriptor(ctx: LoweringContext, op) -> None:
 # ---------------------------------------------------------------------------- kernel
 @lowering("nvgpu.tma.prefetch.descriptor", targets=NVPTX)
 def _prefetch(ctx: LoweringContext, op) -> None:
+    # LLVM 22 verifies no chip for `nvvm.prefetch tensormap` (PTX 8.0 still needed).
+    require_target(ctx, op, "nvvm.prefetch", "sm_90", check=False)
     fn = ctx.declare("llvm.nvvm.prefetch.tensormap.p0", VOID, [PTR])
     _predicated(ctx, op, lambda: ctx.builder.call(fn, [ctx.get(op.tensorMapDescriptor)]))
 
@@ -158,6 +182,7 @@ def _prefetch(ctx: LoweringContext, op) -> None:
 @lowering("nvgpu.tma.async.load", targets=NVPTX)
 def _tma_load(ctx: LoweringContext, op) -> None:
     _require_shared(ctx, op)
+    require_target(ctx, op, "nvvm.cp.async.bulk.tensor.shared.cluster.global", "sm_90")
     align_dynamic_shared(ctx)
     rank = len(op.coordinates)
     bld = ctx.builder
@@ -202,6 +227,7 @@ def _mbarrier_init(ctx: LoweringContext, op) -> None:
 @lowering("nvgpu.mbarrier.arrive.expect_tx", targets=NVPTX)
 def _arrive_expect_tx(ctx: LoweringContext, op) -> None:
     _require_shared(ctx, op)
+    require_target(ctx, op, "nvvm.mbarrier.arrive.expect_tx", "sm_90")
     bar = barrier_pointer(ctx, op)
     tx = trunc32(ctx, ctx.get(op.txcount))
     fn = ctx.declare("llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta", I64,
@@ -212,6 +238,7 @@ def _arrive_expect_tx(ctx: LoweringContext, op) -> None:
 @lowering("nvgpu.mbarrier.try_wait.parity", targets=NVPTX)
 def _try_wait_parity(ctx: LoweringContext, op) -> None:
     _require_shared(ctx, op)
+    require_target(ctx, op, "nvvm.mbarrier.try_wait.parity", "sm_90")
     bld = ctx.builder
     bar = barrier_pointer(ctx, op)
     ticks = trunc32(ctx, ctx.get(op.ticks))

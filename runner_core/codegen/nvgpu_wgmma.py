@@ -17,7 +17,7 @@ Accumulators are `{ {f32 x N/2} x M/64 }` (codegen/nvgpu_tma.py registers the
 types).  Only f16/bf16 inputs with f32 accumulators are lowered (what
 `nvgpu.warpgroup.mma.store` supports upstream); other types are a located
 error.  The sm_90a-only instructions make the kernel image ask for
-`sm_90a` (``ctx.state[ARCH_SPECIFIC]``, recorded in the cuda backend's kernel image).
+`sm_90a` (``nvgpu_tma.require_target``; the cuda backend's image records it).
 """
 
 from __future__ import annotations
@@ -27,7 +27,13 @@ from xdsl.dialects import builtin as b
 
 from .context import LoweringContext
 from .gpu_device_hooks import hooks_of
-from .nvgpu_tma import NVPTX, align_dynamic_shared, cpu_kernel_gap, element_pointer
+from .nvgpu_tma import (
+    NVPTX,
+    align_dynamic_shared,
+    cpu_kernel_gap,
+    element_pointer,
+    require_target,
+)
 from .registry import Registry
 from .types import I32, I64, VOID
 
@@ -38,14 +44,6 @@ F32 = ir.FloatType()
 EXCLUDE_4LSB = 4
 SWIZZLE_MODE = {"swizzle_128b": 1, "swizzle_64b": 2, "swizzle_32b": 3}
 SWIZZLE_BYTES = {"swizzle_128b": 128, "swizzle_64b": 64, "swizzle_32b": 32}
-# Set in ctx.state when a kernel module uses sm_90a-only instructions.
-ARCH_SPECIFIC = "nvgpu.sm90a"
-
-
-def _mark_arch_specific(ctx: LoweringContext) -> None:
-    ctx.state[ARCH_SPECIFIC] = True
-
-
 def _const(v: int) -> ir.Constant:
     return ir.Constant(I64, v)
 
@@ -107,7 +105,7 @@ def _intrinsic(ctx: LoweringContext, name: str, args=()) -> None:
 @lowering("nvgpu.warpgroup.mma", targets=NVPTX)
 def _warpgroup_mma(ctx: LoweringContext, op) -> None:
     kind, wgmma_k = _check_types(ctx, op)
-    _mark_arch_specific(ctx)
+    require_target(ctx, op, "nvvm.wgmma.fence.aligned", "sm_90a")
     a, bt = _shape(op)
     total_m, total_k = a.get_shape()
     total_n = bt.get_shape()[1]
@@ -191,16 +189,19 @@ def _mma_store(ctx: LoweringContext, op) -> None:
 
 @lowering("nvvm.wgmma.wait.group.sync.aligned", targets=NVPTX)
 def _wait_group(ctx: LoweringContext, op) -> None:
+    require_target(ctx, op, "nvvm.wgmma.wait.group.sync.aligned", "sm_90a")
     _intrinsic(ctx, "llvm.nvvm.wgmma.wait_group.sync.aligned", [_const(op.group.value.data)])
 
 
 @lowering("nvvm.wgmma.fence.aligned", targets=NVPTX)
 def _fence(ctx: LoweringContext, op) -> None:
+    require_target(ctx, op, "nvvm.wgmma.fence.aligned", "sm_90a")
     _intrinsic(ctx, "llvm.nvvm.wgmma.fence.sync.aligned")
 
 
 @lowering("nvvm.wgmma.commit.group.sync.aligned", targets=NVPTX)
 def _commit(ctx: LoweringContext, op) -> None:
+    require_target(ctx, op, "nvvm.wgmma.commit.group.sync.aligned", "sm_90a")
     _intrinsic(ctx, "llvm.nvvm.wgmma.commit_group.sync.aligned")
 
 

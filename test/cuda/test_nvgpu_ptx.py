@@ -134,3 +134,31 @@ def test_cpu_backend_names_the_gap(tmp_path):
     assert re.search(r"<stdin>:\d+:\d+: error: unsupported: 'nvgpu\.[\w.]+' \(sm_90 TMA / "
                      r"wgmma / mbarrier\) needs a real GPU", err), err
     assert "--gpurunner-gpu=require" in err
+
+
+@pytest.mark.parametrize("options,message", [
+    # MLIR 22's verifier: wgmma needs sm_90a, TMA needs sm_90.
+    ("cubin-chip=sm_90 cubin-features=+ptx80",
+     "'nvvm.wgmma.fence.aligned' op is not supported on sm_90"),
+    ("cubin-chip=sm_80 cubin-features=+ptx80",
+     "tma_wgmma_gemm.mlir:111:7: error: unsupported: "
+     "'nvvm.cp.async.bulk.tensor.shared.cluster.global' op is not supported on sm_80"),
+])
+def test_chip_without_the_instructions_is_an_error(options, message):
+    res = tool_main(["mlir-opt", str(OURS), "-convert-linalg-to-loops",
+                     f"-gpu-lower-to-nvvm-pipeline={options} cubin-format=isa"], b"",
+                    dict(os.environ), os.getcwd())
+    assert res.returncode != 0
+    assert message in res.stderr.decode(), res.stderr.decode()
+
+
+def test_runtime_target_choice():
+    from runner_core.backends.cuda import nvptx
+
+    assert nvptx.arch_for("sm_90", "") == "sm_90"
+    assert nvptx.arch_for("sm_90", "sm_90") == "sm_90a"   # PTX 8.0 for TMA
+    assert nvptx.arch_for("sm_90", "sm_90a") == "sm_90a"
+    assert nvptx.arch_for("sm_100", "sm_90") == "sm_100"
+    for arch, needs in (("sm_100", "sm_90a"), ("sm_80", "sm_90")):
+        with pytest.raises(nvptx.PTXError, match="needs an sm_90 GPU"):
+            nvptx.arch_for(arch, needs)

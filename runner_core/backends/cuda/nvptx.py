@@ -237,21 +237,21 @@ def compile_ptx(ir_text: str, arch: str = DEFAULT_ARCH, *, kernels: list[str] | 
                        f"for {arch}: {err}") from None
 
 
-# Devices whose arch-specific target (`sm_XYa`) has the instructions kernels ask for
-# (wgmma: sm_90a only; LLVM 22's NVPTX back end knows the target).
-ARCH_SPECIFIC_CHIPS = ("sm_90",)
-
-
-def arch_for(device_arch: str, arch_specific: bool, name: str = "kernels") -> str:
-    """The PTX target of a kernel image on a device: ``sm_90a`` where the kernels use
-    sm_90a-only instructions (wgmma), an error naming the gap on other devices."""
-    if not arch_specific:
+def arch_for(device_arch: str, needs: str, name: str = "kernels") -> str:
+    """The PTX target of a kernel image on a device.  ``needs`` is what the kernels ask
+    for: "sm_90" (TMA, mbarrier transactions: PTX 8.0, so ``sm_90a`` on an sm_90 device,
+    LLVM's lowest PTX for plain sm_90 being 7.8) or "sm_90a" (wgmma: sm_90 devices only);
+    anything else is an error naming the gap."""
+    if not needs:
         return device_arch
-    if device_arch in ARCH_SPECIFIC_CHIPS:
-        return device_arch + "a"
-    raise PTXError(f"error: GPU module '{name}' uses wgmma (nvgpu.warpgroup.mma), an sm_90a "
-                   f"instruction, but this device is {device_arch}: it needs an sm_90 GPU "
-                   "(H100/H200)")
+    digits = "".join(ch for ch in device_arch[3:] if ch.isdigit())
+    sm = int(digits) if digits else 0
+    if sm < 90 or (needs == "sm_90a" and sm != 90):
+        what = "wgmma (nvgpu.warpgroup.mma), an sm_90a instruction" if needs == "sm_90a" \
+            else "TMA / mbarrier transactions (nvgpu.tma.*, nvgpu.mbarrier.*), sm_90 features"
+        raise PTXError(f"error: GPU module '{name}' uses {what}, but this device is "
+                       f"{device_arch}: it needs an sm_90 GPU (H100/H200)")
+    return "sm_90a" if sm == 90 else device_arch
 
 
 def _kernel_names(ir_text: str) -> set[str]:

@@ -494,7 +494,7 @@ class CudaRuntimeProvider(Provider):
     def cubin_for(self, image: KernelImage) -> bytes:
         """The cubin of a kernel image for the run's device: disk cache, else compile."""
         info = driver.device_info(self._ordinal)
-        arch = nvptx.arch_for(info.arch, image.arch_specific, image.module)
+        arch = nvptx.arch_for(info.arch, image.needs, image.module)
         api, version = driver.driver_version()
         cache = kernel_cache.cache_for(self._run.env or os.environ)
         key = kernel_cache.make_key([image.ir, arch, f"opt={image.opt}",
