@@ -8,10 +8,11 @@
 #    --gpurunner-gpu=require, from a rootdir of its own with an empty ini (so nothing of
 #    this project's pytest configuration applies);
 # 2. the same file under --gpurunner-gpu=emulate: must be a skip naming the gap;
-# 3. the project's own tests: integration_test/gpu/tma_wgmma_gemm.mlir (GPU) and the
-#    nvgpu unit tests (PTX, runtime arguments, dialect);
-# 4. bench/nvgpu/tma_wgmma_gemm.llvm22.mlir: the same GEMM as LLVM 22's mlir-opt lowers
-#    it (its PTX, its host code calling mgpuTensorMapEncodeTiledMemref) on the embedded
+# 3. the project's own tests: integration_test/gpu/tma_load_oob.mlir (TMA + mbarrier
+#    alone) and tma_wgmma_gemm.mlir (with wgmma) on the GPU, and the nvgpu unit tests
+#    (PTX, runtime arguments, dialect);
+# 4. bench/nvgpu/*.llvm22.mlir: the same two programs as LLVM 22's mlir-opt lowers
+#    them (their PTX, their host code calling mgpuTensorMapEncodeTiledMemref) on the embedded
 #    runner: the built-in runtime serves upstream's TMA entry point, and the result says
 #    what real LLVM 22 code computes on the GPU.
 # Every command is bounded (timeout); none may hang.
@@ -78,10 +79,11 @@ fi
 
 # 3. the project's own GPU and unit tests.
 run project-nvgpu 900 "$REPO" --gpurunner-gpu=require \
-  integration_test/gpu/tma_wgmma_gemm.mlir test/cuda/test_nvgpu_ptx.py \
+  integration_test/gpu/tma_load_oob.mlir integration_test/gpu/tma_wgmma_gemm.mlir \
+  test/cuda/test_nvgpu_ptx.py \
   test/cuda/test_tensor_map.py test/frontend/test_nvgpu_dialect.py
 
-# 4. LLVM 22's own lowering of the same GEMM on the embedded runner.
-run llvm22-lowered-gemm 600 "$REPO" --gpurunner-gpu=require \
-  bench/nvgpu/tma_wgmma_gemm.llvm22.mlir
+# 4. LLVM 22's own lowering of the same two programs on the embedded runner.
+run llvm22-lowered 600 "$REPO" --gpurunner-gpu=require \
+  bench/nvgpu/tma_load_oob.llvm22.mlir bench/nvgpu/tma_wgmma_gemm.llvm22.mlir
 echo "log: $LOG"

@@ -71,6 +71,8 @@ CASES = _cases()
 CPU_KNOWN = {
     "gpu/tma_wgmma_gemm.mlir": "sm_90 TMA / mbarrier / wgmma: the cpu backend cannot emulate "
                                "them (needs an sm_90 GPU)",
+    "gpu/tma_load_oob.mlir": "sm_90 TMA / mbarrier: the cpu backend cannot emulate them "
+                             "(needs an sm_90 GPU)",
     "gpu/streams_concurrent.mlir": "upstream's gpu-to-llvm destroys the stream of a token "
                                    "waited on twice (mgpuStreamDestroy twice): the cpu "
                                    "backend's runtime crashes on the second",
