@@ -164,3 +164,34 @@ def test_runtime_target_choice():
     for arch, needs in (("sm_100", "sm_90a"), ("sm_80", "sm_90")):
         with pytest.raises(nvptx.PTXError, match="needs an sm_90 GPU"):
             nvptx.arch_for(arch, needs)
+
+
+@pytest.mark.parametrize("path,needs", [(OURS, "sm_90a"), (TMA_ONLY, "sm_90")],
+                         ids=["tma_wgmma_gemm", "tma_load_oob"])
+def test_host_code_and_kernel_image_for_the_cuda_backend(path, needs):
+    """Host code calls upstream's mgpuTensorMapEncodeTiledMemref as mlir-opt 22's lowering
+    does (rank, descriptor, CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6, interleave, swizzle,
+    l2 promotion, oob fill, box); the kernel image asks for the target the kernels need."""
+    import llvmlite.binding as llvm
+
+    from runner_core import engine
+    from runner_core.backends import cuda
+    from runner_core.backends.cuda.image import parse_image
+    from runner_core.codegen import lower_module
+    from runner_core.codegen.target import host_target
+
+    text = path.read_text()
+    module = engine.parse(text, str(path))
+    engine.run_passes(module, engine.default_pipeline())
+    llmod, _ctx = lower_module(module, host_target(), name="t", filename=str(path),
+                               backend=cuda.BACKEND, options={"opt_level": 2})
+    ir_text = str(llmod)
+    llvm.parse_assembly(ir_text).verify()
+    swizzle = 3 if path == OURS else 0  # CU_TENSOR_MAP_SWIZZLE_128B / _NONE
+    calls = re.findall(r'call ptr @"mgpuTensorMapEncodeTiledMemref"\(i64 %\S+, ptr %\S+, '
+                       r'i64 (\d+), i64 (\d+), i64 (\d+), i64 (\d+), i64 (\d+), ptr %\S+\)',
+                       ir_text)
+    assert calls and all(c == ("6", "0", str(swizzle), "0", "0") for c in calls), calls
+    gpu_modules = [op for op in module.walk() if op.name == "gpu.module"]
+    (binary,) = [cuda.BACKEND.compile_gpu_module(m, filename=str(path)) for m in gpu_modules]
+    assert parse_image(binary.blob).needs == needs
