@@ -69,6 +69,10 @@ def _cases() -> list[tuple[Path, int, str]]:
 CASES = _cases()
 # GPU programs whose mlir-opt 22 lowering the cpu backend does not run, and why.
 CPU_KNOWN = {
+    "gpu/tma_wgmma_gemm.mlir": "sm_90 TMA / mbarrier / wgmma: the cpu backend cannot emulate "
+                               "them (needs an sm_90 GPU)",
+    "gpu/tma_load_oob.mlir": "sm_90 TMA / mbarrier: the cpu backend cannot emulate them "
+                             "(needs an sm_90 GPU)",
     "gpu/streams_concurrent.mlir": "upstream's gpu-to-llvm destroys the stream of a token "
                                    "waited on twice (mgpuStreamDestroy twice): the cpu "
                                    "backend's runtime crashes on the second",

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import llvmlite.ir as ir
+from llvmlite.ir.values import FormattedConstant
 from xdsl.dialects import builtin as b
 
 from . import bounds
@@ -450,8 +451,24 @@ def _declare_global(ctx: LoweringContext, op) -> None:
     for dim in mtype.get_shape():
         count *= dim
     arr = ir.ArrayType(elem, count)
-    gv = ir.GlobalVariable(ctx.module, arr, name)
+    space = _kernel_address_space(ctx, mtype)
+    gv = ir.GlobalVariable(ctx.module, arr, name, addrspace=space)
     init = prop(op, "initial_value")
+    if space == _SHARED:
+        # Workgroup memory in a kernel: no initial value on the GPU.  A zero-sized one
+        # is `extern __shared__` (the block's dynamic shared memory, as upstream's
+        # sm90 programs use it: every such global starts where that memory starts).
+        gv.align = 16
+        if count == 0:
+            gv.linkage = "external"
+        else:
+            gv.linkage = "internal"
+            gv.initializer = ir.Constant(arr, ir.Undefined)
+        align = prop(op, "alignment")
+        if align is not None:
+            gv.align = int(align.value.data)
+        ctx.globals[name] = (gv, mtype)
+        return
     if isinstance(init, b.DenseIntOrFPElementsAttr):
         vals = list(init.get_values())
         if len(vals) == 1 and count != 1:
@@ -476,6 +493,19 @@ def _declare_global(ctx: LoweringContext, op) -> None:
 
 register_module_op("memref.global", declare=_declare_global)
 
+_SHARED = 3  # NVPTX's shared address space
+
+
+def _kernel_address_space(ctx: LoweringContext, mtype) -> int:
+    """The LLVM address space of a memref.global: NVPTX kernels put workgroup memory
+    in shared memory; other targets keep every global in the default space."""
+    if ctx.target.name != "nvptx":
+        return 0
+    try:
+        return ctx.target.address_space(getattr(mtype, "memory_space", None))
+    except KeyError:
+        return 0
+
 
 @lowering("memref.get_global")
 def _get_global(ctx, op):
@@ -488,8 +518,15 @@ def _get_global(ctx, op):
     bld = ctx.builder
     rtype = op.results[0].type
     st = ctx.convert(rtype)
-    aligned = bld.bitcast(gv, PTR) if gv.type != PTR else gv
-    dead = ir.Constant(I64, 0xDEADBEEF).inttoptr(PTR)
+    space = gv.type.addrspace
+    if space:
+        # llvmlite types the global `[N x T] addrspace(N)*`; the descriptor holds opaque ptrs.
+        ptr_t = ir.PointerType(addrspace=space)
+        aligned = FormattedConstant(ptr_t, gv.get_reference())
+        dead = ir.Constant(I64, 0xDEADBEEF).inttoptr(ptr_t)
+    else:
+        aligned = bld.bitcast(gv, PTR) if gv.type != PTR else gv
+        dead = ir.Constant(I64, 0xDEADBEEF).inttoptr(PTR)
     sizes = [ir.Constant(I64, s) for s in rtype.get_shape()]
     strides = _row_major_strides(bld, sizes)
     ctx.set_results(op, [md.build(bld, st, dead, aligned, ir.Constant(I64, 0), sizes, strides)])

@@ -17,6 +17,7 @@ import pytest
 from nvptx_samples import nvptx_module
 
 from runner_core.backends.cuda import compiler, kernel_cache, nvptx
+from runner_core.codegen.nvgpu_tma import NEEDS_TARGET
 
 VADD = nvptx_module("""
 define void @helper() {
@@ -375,6 +376,8 @@ def test_integration_kernels_compile_for_sm_90(path, tmp_path):
     mods = [op for op in module.body.block.ops if op.name == "gpu.module"]
     for m in mods:
         km = compiler.kernel_ir(m, filename=path)
-        ptx = nvptx.compile_ptx(str(km.module), "sm_90", kernels=[k.name for k in km.kernels])
+        # sm_90a where the kernels use wgmma / TMA (what the runtime picks on an sm_90 GPU).
+        arch = nvptx.arch_for("sm_90", km.ctx.state.get(NEEDS_TARGET, ""))
+        ptx = nvptx.compile_ptx(str(km.module), arch, kernels=[k.name for k in km.kernels])
         assert sorted(nvptx.ptx_kernel_names(ptx)) == sorted(k.name for k in km.kernels)
-        assemble(ptx, "sm_90", tmp_path)
+        assemble(ptx, arch, tmp_path)

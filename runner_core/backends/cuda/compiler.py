@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from runner_core.codegen.emitter import lower_gpu_module
 from runner_core.codegen.gpu_device import KernelModule
 from runner_core.codegen.gpu_host import DeviceBinary
+from runner_core.codegen.nvgpu_tma import NEEDS_TARGET
 from runner_core.ir.locations import op_location
 
 from .hooks import NVPTXHooks
@@ -57,7 +58,8 @@ def compile_gpu_module(gpu_module_op, hooks: NVPTXHooks | None = None, *, filena
             if loc and loc not in host_ops.setdefault(op.name, []):
                 host_ops[op.name].append(loc)
     opt = int((options or {}).get("kernel_opt_level", 3))
-    image = make_image(mod_name, str(km.module), kernels=kernels, host_ops=host_ops, opt=opt)
+    image = make_image(mod_name, str(km.module), kernels=kernels, host_ops=host_ops, opt=opt,
+                       needs=km.ctx.state.get(NEEDS_TARGET, ""))
     return DeviceBinary(blob=image, kernels=tuple(k.name for k in km.kernels),
                         format="gpurunner-nvvm", info={"module": mod_name})
 

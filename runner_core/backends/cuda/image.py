@@ -50,10 +50,14 @@ class KernelImage:
     kernels: dict[str, KernelSite]
     host_ops: dict[str, list[str]]
     opt: int = 3
+    # The least target the kernels need: "" (any), "sm_90" (TMA, mbarrier transactions:
+    # PTX 8.0) or "sm_90a" (wgmma); the runtime compiles for sm_90a on an sm_90 device.
+    needs: str = ""
 
 
 def make_image(module: str, ir_text: str, *, kernels: Mapping[str, Mapping] | None = None,
-               host_ops: Mapping[str, list[str]] | None = None, opt: int = 3) -> bytes:
+               host_ops: Mapping[str, list[str]] | None = None, opt: int = 3,
+               needs: str = "") -> bytes:
     """Build the bytes ``mgpuModuleLoad`` receives for one ``gpu.module``.
 
     ``kernels`` maps kernel name -> ``{"location": ..., "launches": [...]}``;
@@ -62,6 +66,8 @@ def make_image(module: str, ir_text: str, *, kernels: Mapping[str, Mapping] | No
     """
     header = {"module": module, "kernels": {k: dict(v) for k, v in (kernels or {}).items()},
               "host_ops": {k: list(v) for k, v in (host_ops or {}).items()}, "opt": opt}
+    if needs:
+        header["needs"] = needs
     return IMAGE_MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + ir_text.encode()
 
 
@@ -76,7 +82,7 @@ def parse_image(data: bytes) -> KernelImage | None:
                                 list(info.get("launches", [])))
                for name, info in meta.get("kernels", {}).items()}
     return KernelImage(meta["module"], ir.decode(), kernels, meta.get("host_ops", {}),
-                       int(meta.get("opt", 3)))
+                       int(meta.get("opt", 3)), str(meta.get("needs", "")))
 
 
 def image_size(ptr: int, size: int) -> int:

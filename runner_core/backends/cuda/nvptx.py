@@ -237,6 +237,23 @@ def compile_ptx(ir_text: str, arch: str = DEFAULT_ARCH, *, kernels: list[str] | 
                        f"for {arch}: {err}") from None
 
 
+def arch_for(device_arch: str, needs: str, name: str = "kernels") -> str:
+    """The PTX target of a kernel image on a device.  ``needs`` is what the kernels ask
+    for: "sm_90" (TMA, mbarrier transactions: PTX 8.0, so ``sm_90a`` on an sm_90 device,
+    LLVM's lowest PTX for plain sm_90 being 7.8) or "sm_90a" (wgmma: sm_90 devices only);
+    anything else is an error naming the gap."""
+    if not needs:
+        return device_arch
+    digits = "".join(ch for ch in device_arch[3:] if ch.isdigit())
+    sm = int(digits) if digits else 0
+    if sm < 90 or (needs == "sm_90a" and sm != 90):
+        what = "wgmma (nvgpu.warpgroup.mma), an sm_90a instruction" if needs == "sm_90a" \
+            else "TMA / mbarrier transactions (nvgpu.tma.*, nvgpu.mbarrier.*), sm_90 features"
+        raise PTXError(f"error: GPU module '{name}' uses {what}, but this device is "
+                       f"{device_arch}: it needs an sm_90 GPU (H100/H200)")
+    return "sm_90a" if sm == 90 else device_arch
+
+
 def _kernel_names(ir_text: str) -> set[str]:
     names = set()
     for line in ir_text.splitlines():

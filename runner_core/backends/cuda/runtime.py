@@ -71,7 +71,7 @@ from runner_core.runtime.provider import Provider
 from runner_core.targets.host import compile_ir
 from runner_core.toolapi import mark_process_unusable, process_unusable
 
-from . import driver, kernel_cache, nvptx
+from . import driver, kernel_cache, nvptx, tensor_map
 from .image import KernelImage, KernelSite, image_size, parse_image
 from .perturb import PERTURB_ACTIONS, SPIN_CYCLES_PER_US, SPIN_IR, SPIN_KERNEL, perturb_settings
 from .shim_ir import (
@@ -494,15 +494,16 @@ class CudaRuntimeProvider(Provider):
     def cubin_for(self, image: KernelImage) -> bytes:
         """The cubin of a kernel image for the run's device: disk cache, else compile."""
         info = driver.device_info(self._ordinal)
+        arch = nvptx.arch_for(info.arch, image.needs, image.module)
         api, version = driver.driver_version()
         cache = kernel_cache.cache_for(self._run.env or os.environ)
-        key = kernel_cache.make_key([image.ir, info.arch, f"opt={image.opt}",
+        key = kernel_cache.make_key([image.ir, arch, f"opt={image.opt}",
                                      f"driver={api}:{version}", *nvptx.tool_versions()])
         cubin = cache.get(key)
         if cubin is not None:
             return cubin
         t = time.perf_counter()
-        ptx = nvptx.compile_ptx(image.ir, info.arch, kernels=list(image.kernels) or None,
+        ptx = nvptx.compile_ptx(image.ir, arch, kernels=list(image.kernels) or None,
                                 opt=image.opt, name=image.module)
         t1 = time.perf_counter()
         cubin = driver.link_cubin(ptx, image.module)
@@ -584,6 +585,39 @@ class CudaRuntimeProvider(Provider):
     def _py_mgpuMemHostUnregisterMemRef(self, rank: int, desc: int, elem: int) -> None:
         ptr, _size, _problem = host_register_2021.dense_extent(rank, desc, elem)
         self._py_mgpuMemHostUnregister(ptr)
+
+    def _py_mgpuTensorMapEncodeTiledMemref(self, rank, desc, dtype, interleave, swizzle,
+                                           l2promo, oob, box) -> int:
+        self._make_context_current()
+        try:
+            ptr = tensor_map.encode_memref(rank, desc or 0, dtype, interleave, swizzle, l2promo,
+                                           oob, box or 0)
+        except tensor_map.TensorMapError as err:
+            self._record(err.code, err.call, "mgpuTensorMapEncodeTiledMemref", err.detail,
+                         "nvgpu.tma.create.descriptor", locs=[])
+            return 0
+        with self._state_lock:
+            self._run.allocations[ptr] = tensor_map.TENSOR_MAP_BYTES
+        return ptr
+
+    def _py_mgpuTensorMapEncodeTiled(self, tmap, dtype, rank, address, dims, strides, box,
+                                     element_strides, interleave, swizzle, l2promo, oob) -> None:
+        self._make_context_current()
+        n = max(1, min(int(rank), tensor_map.MAX_RANK))
+
+        def read(ty, ptr, count):
+            return list((ty * count).from_address(ptr)) if ptr and count else []
+
+        try:
+            tensor_map.encode_tiled(tmap, dtype, rank, address or 0,
+                                    read(ctypes.c_uint64, dims, n),
+                                    read(ctypes.c_uint64, strides, n - 1),
+                                    read(ctypes.c_uint32, box, n),
+                                    read(ctypes.c_uint32, element_strides, n),
+                                    interleave, swizzle, l2promo, oob)
+        except tensor_map.TensorMapError as err:
+            self._record(err.code, err.call, "mgpuTensorMapEncodeTiled", err.detail,
+                         "nvgpu.tma.create.descriptor", locs=[])
 
     def _py_mgpuSetDefaultDevice(self, device: int) -> None:
         try:

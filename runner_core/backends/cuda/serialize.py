@@ -90,6 +90,22 @@ def check_ptx_version(chip: str, features: str) -> None:
                           f"cubin-features=+ptx{need} or later)")
 
 
+def check_hopper_ptx(km, s: Serialization) -> None:
+    """TMA / mbarrier-transaction / wgmma kernels need PTX 8.0; LLVM's NVPTX back end
+    aborts the process where the chip's default ISA is older (sm_90: 7.8)."""
+    from runner_core.codegen.nvgpu_tma import NEEDS_TARGET
+
+    if not km.ctx.state.get(NEEDS_TARGET):
+        return
+    m = re.search(r"\+ptx(\d+)", s.features)
+    have = int(m.group(1)) if m else _MIN_PTX.get(s.chip, 0)
+    if have < 80:
+        raise RunnerError(f"error: GPU module '{km.name}' uses sm_90 TMA / mbarrier / wgmma "
+                          f"instructions, which need PTX 8.0; target '{s.chip}' gives PTX "
+                          f"{have // 10}.{have % 10} (pass cubin-features=+ptx80 or "
+                          "cubin-chip=sm_90a)")
+
+
 def gpu_module_ptx(gpu_module_op, s: Serialization, filename: str) -> str:
     """PTX of one gpu.module for ``s``'s chip and features, every defined function kept."""
     from . import compiler, nvptx
@@ -97,6 +113,7 @@ def gpu_module_ptx(gpu_module_op, s: Serialization, filename: str) -> str:
 
     check_ptx_version(s.chip, s.features)
     km = compiler.kernel_ir(gpu_module_op, NVPTXHooks(chip=s.chip), filename=filename)
+    check_hopper_ptx(km, s)
     text = str(km.module)
     keep = [f.name for f in km.module.functions if not f.is_declaration]
     return nvptx.compile_ptx(text, s.chip, kernels=keep, opt=s.opt, name=km.name,

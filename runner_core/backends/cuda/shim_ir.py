@@ -61,6 +61,12 @@ _PY_CALLBACKS = {
     "mgpuMemHostRegisterInt32": (None, (ctypes.c_int64, ctypes.c_void_p)),
     "mgpuMemHostUnregisterMemRef": (None, (ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)),
     "mgpuSetDefaultDevice": (None, (ctypes.c_int32,)),
+    # TMA tensor maps (tensor_map.py), upstream's signatures.
+    "mgpuTensorMapEncodeTiledMemref": (ctypes.c_void_p, (ctypes.c_int64, ctypes.c_void_p,
+                                                         *[ctypes.c_int64] * 5,
+                                                         ctypes.c_void_p)),
+    "mgpuTensorMapEncodeTiled": (None, (ctypes.c_void_p, ctypes.c_int32, ctypes.c_uint32,
+                                        *[ctypes.c_void_p] * 5, *[ctypes.c_int32] * 4)),
 }
 _REPORT = "gpurunner.cuda.report"
 _TRACK = "gpurunner.cuda.track"

@@ -11,10 +11,14 @@ upgrade is logged like the `std` names are.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import MemRefType, ShapedType
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import AnyFloat, IntegerType, MemRefType, ShapedType
 from xdsl.dialects.linalg import Linalg as _XLinalg
 from xdsl.dialects.linalg.ops import FillOp as _XFill
-from xdsl.ir import Dialect
+from xdsl.dialects.linalg.ops import MatmulOp as _XMatmul
+from xdsl.dialects.linalg.ops import YieldOp
+from xdsl.ir import Dialect, Region
 from xdsl.parser import Parser
 
 from runner_core.ir.dialects._syntax import parse_operands, resolve_operands
@@ -55,14 +59,54 @@ class FillOp(_XFill):
         return cls([value], [buf], res=res, attributes=attrs)
 
 
+def _cast_to(value, ty):
+    """MLIR's default (signed) cast of a matmul operand to the accumulator type."""
+    src = value.type
+    if src == ty:
+        return value
+    if isinstance(ty, AnyFloat):
+        if isinstance(src, IntegerType):
+            return arith.SIToFPOp(value, ty).result
+        wider = ty.bitwidth > src.bitwidth
+        return (arith.ExtFOp if wider else arith.TruncFOp)(value, ty).result
+    if isinstance(src, IntegerType):
+        wider = ty.width.data > src.width.data
+        return (arith.ExtSIOp if wider else arith.TruncIOp)(value, ty).result
+    return arith.FPToSIOp(value, ty).result
+
+
+class MatmulOp(_XMatmul):
+    """xDSL's `linalg.matmul` whose body casts the inputs to the accumulator's type first
+    (f16 x f16 -> f32 as MLIR: `arith.extf` each input, then multiply and add)."""
+
+    @classmethod
+    def get_hidden_region(cls, inputs, outputs) -> Region:
+        arg_types = cls.body_arg_types((*inputs, *outputs))
+        acc = arg_types[-1]
+        if all(t == acc for t in arg_types):
+            return super().get_hidden_region(inputs, outputs)
+        flt = isinstance(acc, AnyFloat)
+        add, mul = (arith.AddfOp, arith.MulfOp) if flt else (arith.AddiOp, arith.MuliOp)
+
+        @Builder.implicit_region(arg_types)
+        def hidden_region(args) -> None:
+            a, b = _cast_to(args[0], acc), _cast_to(args[1], acc)
+            YieldOp(add(mul(a, b), args[2]))
+
+        return hidden_region
+
+
+_REPLACED = {_XFill: FillOp, _XMatmul: MatmulOp}
+
+
 def _conv_ops():
     from runner_core.ir.dialects.linalg_conv import CONV_OPS
 
     return CONV_OPS
 
 
-Linalg = Dialect("linalg", [*(FillOp if op is _XFill else op for op in _XLinalg.operations),
+Linalg = Dialect("linalg", [*(_REPLACED.get(op, op) for op in _XLinalg.operations),
                             *_conv_ops()],
                  list(_XLinalg.attributes))
 
-__all__ = ["Linalg", "FillOp"]
+__all__ = ["Linalg", "FillOp", "MatmulOp"]

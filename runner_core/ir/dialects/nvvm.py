@@ -3,8 +3,9 @@
 Programs lowered by `nvvm-attach-target` (or written after it) carry
 `gpu.module @m [#nvvm.target<chip = "sm_90">]`.  The runner picks its own
 target, but keeps the attribute so it parses, prints and can be inspected
-(`chip`, `features`, `opt_level`).  NVVM ops are not supported: programs use
-the `gpu` dialect and the runner lowers it itself.
+(`chip`, `features`, `opt_level`).  Of the NVVM ops only the wgmma group ops
+Hopper programs write beside `nvgpu.warpgroup.mma` are here (`nvvm_wgmma.py`):
+programs use the `gpu` dialect and the runner lowers it itself.
 """
 
 from __future__ import annotations
@@ -88,6 +89,8 @@ class TargetAttr(ParametrizedAttribute):
         printer.print_string(">")
 
 
-NVVM = Dialect("nvvm", [], [TargetAttr])
+from runner_core.ir.dialects.nvvm_wgmma import WGMMA_NVVM_OPS  # noqa: E402
+
+NVVM = Dialect("nvvm", [*WGMMA_NVVM_OPS], [TargetAttr])
 
 __all__ = ["NVVM", "TargetAttr"]
