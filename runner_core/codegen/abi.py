@@ -21,6 +21,22 @@ from .types import PTR, VOID, TypeConverter
 
 CIFACE_PREFIX = "_mlir_ciface_"
 
+# Runtime functions taking a `uint16_t`.  A C caller zero-extends it (`zeroext`), and
+# LLVM's libmlir_float16_utils, built by clang, reads the whole register: bits the JIT's
+# code left above the 16 turned +inf into -inf.  Upstream's IR does not say so; its
+# compiled code happens to leave them clear, so every declaration here gets it.
+ZEROEXT_PARAMS = frozenset({"printF16", "printBF16"})
+
+
+def mark_c_abi(fn: ir.Function) -> ir.Function:
+    """Give a declared runtime function the argument extensions its C definition expects."""
+    if fn.name in ZEROEXT_PARAMS:
+        for a in fn.args:
+            if isinstance(a.type, ir.IntType) and a.type.width == 16 \
+                    and "zeroext" not in a.attributes:
+                a.add_attribute("zeroext")
+    return fn
+
 
 class IndirectCallee:
     """A call through a function pointer, for llvmlite's ``IRBuilder.call``.

@@ -311,6 +311,16 @@ def fptrunc_via_f32(ctx: LoweringContext, x: ir.Value, to: ir.Type) -> ir.Value:
     return ctx.builder.fptrunc(t, to)
 
 
+def narrow_fptrunc(ctx: LoweringContext, x: ir.Value, to: ir.Type) -> ir.Value | None:
+    """An fptrunc the CPU backend does in software (see the two predicates), or None."""
+    src, dst = scalar_of(x.type), scalar_of(to)
+    if _needs_round_to_odd(ctx, src, dst):
+        return fptrunc_via_f32(ctx, x, to)
+    if _bf16_in_software(ctx, src, dst):
+        return _fptrunc_f32_to_bf16(ctx, x, to)
+    return None
+
+
 def _bf16_in_software(ctx: LoweringContext, src: ir.Type, dst: ir.Type) -> bool:
     """f32 -> bf16 on the CPU: without AVX512-BF16 LLVM calls the compiler runtime
     (__truncsfbf2), which a JIT-ed module cannot count on."""

@@ -240,7 +240,9 @@ class LoweringContext:
                 raise RunnerError(f"error: function '{name}' is used with two different "
                                   f"signatures: {existing.function_type} and {fnty}")
             raise RunnerError(f"error: symbol '{name}' is both a function and a global")
-        return ir.Function(self.module, fnty, name)
+        from .abi import mark_c_abi
+
+        return mark_c_abi(ir.Function(self.module, fnty, name))
 
     def call(self, name: str, ret: ir.Type, args: list, arg_types: list[ir.Type] | None = None):
         types = arg_types if arg_types is not None else [opaque(a.type) for a in args]

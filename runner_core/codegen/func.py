@@ -43,7 +43,7 @@ def _declare(ctx: LoweringContext, op) -> None:
     elif external and cif:
         fn = None  # calls go to _mlir_ciface_NAME
     else:
-        fn = ir.Function(ctx.module, fnty, name)
+        fn = abi.mark_c_abi(ir.Function(ctx.module, fnty, name))
     ctx.functions[name] = FunctionInfo(name, ftype, fn, external, cif, op)
 
 

@@ -22,7 +22,7 @@ import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 from xdsl.dialects import llvm as L
 
-from . import arith
+from . import abi, arith
 from .context import FunctionInfo, LoweringContext, prop
 from .registry import Registry
 from .types import PTR, VOID, TypeConverter, register_type
@@ -75,7 +75,7 @@ def _declare_func(ctx: LoweringContext, op) -> None:
     if isinstance(existing, ir.Function) and str(existing.function_type) == str(fnty):
         fn = existing
     else:
-        fn = ir.Function(ctx.module, fnty, name)
+        fn = abi.mark_c_abi(ir.Function(ctx.module, fnty, name))
     linkage = str(prop(op, "linkage") or "")
     if op.body.blocks and ("internal" in linkage or "private" in linkage):
         fn.linkage = "internal"
@@ -254,10 +254,9 @@ def _cast(method):
     def lower(ctx, op):
         (a,) = ctx.get_all(op.operands)
         to = ctx.convert(op.results[0].type)
-        if method == "fptrunc" and arith._needs_round_to_odd(ctx, arith.scalar_of(a.type),
-                                                             arith.scalar_of(to)):
-            # mlir-opt's lowering of arith.truncf f64 -> f16: no __truncdfhf2 in a JIT.
-            ctx.set_results(op, [arith.fptrunc_via_f32(ctx, a, to)])
+        soft = arith.narrow_fptrunc(ctx, a, to) if method == "fptrunc" else None
+        if soft is not None:  # no __truncdfhf2 / __truncsfbf2 in a JIT
+            ctx.set_results(op, [soft])
             return
         ctx.set_results(op, [getattr(ctx.builder, method)(a, to)])
 
@@ -518,6 +517,13 @@ def _lower_intrinsic(ctx: LoweringContext, op) -> None:
     args = ctx.get_all(op.operands)
     if len(op.results) > 1:
         raise ctx.unsupported(op, f"'{op.name}' with {len(op.results)} results")
+    if suffix == "fma":  # f16/bf16 on the CPU: without __truncdfhf2 (codegen/math.py)
+        from .math import narrow_fma
+
+        narrow = narrow_fma(ctx, args)
+        if narrow is not None:
+            ctx.set_results(op, [narrow])
+            return
     rt = ctx.convert(op.results[0].type) if op.results else VOID
     overload, call_args = _INTRINSIC_RULES.get(suffix, _by_result)(op, args, rt)
     fm = prop(op, "fastmathFlags")  # e.g. reassoc on a reduction: LLVM may then sum in a tree

@@ -65,27 +65,32 @@ for _name, _base in _FLOAT_FUNCS.items():
     lowering(_name)(_float_func(_base))
 
 
-@lowering("math.fma")
-def _fma(ctx: LoweringContext, op) -> None:
+def narrow_fma(ctx: LoweringContext, args: list[ir.Value]) -> ir.Value | None:
     """f16 / bf16 fma on the CPU as LLVM 22 legalizes it on x86 without native half
     arithmetic: the fma in f64 (exact product and sum of half operands, one rounding),
     then rounded to the narrow type, which LLVM does with __truncdfhf2, a compiler
-    runtime function a JIT-ed module cannot count on (arith's correct rounding here)."""
-    args = ctx.get_all(op.operands)
+    runtime function a JIT-ed module cannot count on (arith's correct rounding here).
+    None where the fma needs none of this (other types, or a GPU)."""
     s = scalar_of(args[0].type)
     if ctx.target.name == "nvptx" or not (isinstance(s, ir.HalfType) or str(s) == "bfloat"):
-        ctx.set_results(op, [call_math(ctx, "fma", args, op)])
-        return
+        return None
     from .arith import fptrunc_via_f32
 
     bld = ctx.builder
     d = ir.DoubleType()
 
-    def narrow_fma(a, b, c):
+    def one(a, b, c):
         wide = [bld.fpext(v, d) for v in (a, b, c)]
         return fptrunc_via_f32(ctx, ctx.intrinsic("llvm.fma", d, wide, [d]), a.type)
 
-    ctx.set_results(op, [scalarize(bld, narrow_fma, *args)])
+    return scalarize(bld, one, *args)
+
+
+@lowering("math.fma")
+def _fma(ctx: LoweringContext, op) -> None:
+    args = ctx.get_all(op.operands)
+    narrow = narrow_fma(ctx, args)
+    ctx.set_results(op, [narrow if narrow is not None else call_math(ctx, "fma", args, op)])
 
 
 def _one_like(t: ir.Type) -> ir.Constant:

@@ -72,13 +72,8 @@ def _print_scalar(ctx: LoweringContext, v: ir.Value, mlir_elem, op) -> None:
 
 
 def _print_16_bits(ctx: LoweringContext, name: str, bits: ir.Value) -> None:
-    """printF16 / printBF16 take a `uint16_t`: pass it zero-extended (`zeroext`), as a
-    C caller does.  LLVM's own libmlir_float16_utils, built by clang, reads the whole
-    register, so bits left above the 16 by the JIT's code turned +inf into -inf."""
-    fn = ctx.declare(name, VOID, [I16])
-    if "zeroext" not in fn.args[0].attributes:
-        fn.args[0].add_attribute("zeroext")
-    ctx.builder.call(fn, [bits])
+    """printF16 / printBF16 (declared with `zeroext`: abi.ZEROEXT_PARAMS)."""
+    ctx.builder.call(ctx.declare(name, VOID, [I16]), [bits])
 
 
 def _print_nd(ctx: LoweringContext, v: ir.Value, mlir_elem, op) -> None:
