@@ -112,6 +112,12 @@ def _nvvm() -> Dialect:
     return NVVM
 
 
+def _nvgpu() -> Dialect:
+    from runner_core.ir.dialects.nvgpu import NVGPU
+
+    return NVGPU
+
+
 def _affine() -> Dialect:
     # affine.for / load / store / apply / min of upstream tests; xDSL's dialect parses
     # and prints them as MLIR; codegen/affine.py lowers them as lower-affine would.
@@ -159,6 +165,7 @@ DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
     "gpu": _gpu,
     "async": _async,
     "nvvm": _nvvm,
+    "nvgpu": _nvgpu,
     "transform": _transform,
     "affine": _affine,
     "tensor": _tensor,
