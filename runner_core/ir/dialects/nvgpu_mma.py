@@ -11,6 +11,8 @@ test/frontend/test_nvgpu_mma.py).  The `nvgpu` Dialect itself is assembled in
 
 from __future__ import annotations
 
+import re
+
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
@@ -74,6 +76,13 @@ def _bitwidth(t: Attribute) -> int:
     if isinstance(t, IndexType):
         return 64
     return t.bitwidth
+
+
+def _type_text(t: Attribute) -> str:
+    """The type as MLIR prints it in a diagnostic (an integer memory space bare)."""
+    from runner_core.ir.printing import print_attribute_text
+
+    return re.sub(r", (\d+) : i64>$", r", \1>", print_attribute_text(t))
 
 
 def _last_unit_stride(t: MemRefType) -> bool:
@@ -351,7 +360,8 @@ class DeviceAsyncCopyOp(IRDLOperation):
                 f"could be one of " + ", ".join(allowed) + ".")
         if self.bypassL1 is not None and size != 16:
             raise VerifyException(
-                f"bypassL1 does not satify alignment for {dt} with destination element "
+                f"bypassL1 does not satify alignment for '{_type_text(dt)}' with destination "
+                f"element "
                 f"{elems}. Unset bypassL1, or set destination element to {128 // width}")
 
 
