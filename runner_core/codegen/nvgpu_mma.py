@@ -17,6 +17,7 @@ fused multiply-adds; integers exact in 64 bits, then saturated to i32
 from __future__ import annotations
 
 import llvmlite.ir as ir
+
 from runner_core.ir.dialects.nvgpu_mma import DeviceAsyncTokenType, mma_shape
 
 from . import memref_desc as md

@@ -210,7 +210,7 @@ class MmaSyncOp(IRDLOperation):
         rt = parser.parse_type()
         if len(ops) != 3 or len(types) != 3:
             parser.raise_error("expected 3 operands and 3 operand types")
-        return cls.create(operands=[parser.resolve_operand(o, t) for o, t in zip(ops, types)],
+        return cls.create(operands=[parser.resolve_operand(o, t) for o, t in zip(ops, types, strict=True)],
                           result_types=[rt], properties=props, attributes=attrs)
 
     def print(self, printer: Printer) -> None:
