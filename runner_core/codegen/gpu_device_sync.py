@@ -169,20 +169,28 @@ def _if_else(ctx: LoweringContext, cond: ir.Value, then_fn, else_fn) -> list[ir.
 
 def subgroup_reduce_partial(ctx: LoweringContext, active_width: ir.Value, value: ir.Value,
                             combine, op=None) -> ir.Value:
-    """Upstream's ``createSubgroupReduce``: lane 0 gets the reduction over the first
-    ``active_width`` lanes (all 32 when it is at least 32); other lanes get partials."""
+    """Upstream's ``createSubgroupReduce`` as lane 0 sees it: lane 0 gets the reduction
+    over the first ``active_width`` lanes (all 32 when it is at least 32), combined in
+    upstream's order; other lanes hold partials (only lane 0's value is used).
+
+    With fewer than 32 lanes, a butterfly step whose offset is at least
+    ``active_width`` has no partner for lane 0 (its value stays), so the step is
+    skipped (a block-uniform branch): 3 shuffles instead of 5 for 8 subgroups.
+    """
     n = SUBGROUP_SIZE
     bld = ctx.builder
     partial = bld.icmp_signed("<", active_width, ir.Constant(I32, n))
+
+    def step(v, i):
+        shuffled, valid = shuffle(ctx, "xor", v, ir.Constant(I32, i), active_width, op)
+        return _if_else(ctx, valid, lambda: [combine(v, shuffled)], lambda: [v])
 
     def partial_path():
         v = value
         i = 1
         while i < n:
-            shuffled, valid = shuffle(ctx, "xor", v, ir.Constant(I32, i), active_width, op)
-            cur = v
-            (v,) = _if_else(ctx, valid, lambda cur=cur, s=shuffled: [combine(cur, s)],
-                            lambda cur=cur: [cur])
+            has_partner = bld.icmp_signed("<", ir.Constant(I32, i), active_width)
+            (v,) = _if_else(ctx, has_partner, lambda v=v, i=i: step(v, i), lambda v=v: [v])
             i <<= 1
         return [v]
 
