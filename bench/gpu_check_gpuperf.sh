@@ -75,6 +75,7 @@ done
 
 # 2. all_reduce exactness and the sm80 nvgpu ops on the GPU (same tests as the cpu backend).
 for t in test/cpu_backend/test_all_reduce_rounds.py test/cpu_backend/test_nvgpu_mma.py \
+         test/cpu_backend/test_nvgpu_mma_types.py \
          test/cpu_backend/test_nvgpu_upstream_sm80.py; do
   GPURUNNER_TEST_BACKEND=cuda timeout 900 "$PY" -m pytest "${PLUGIN[@]}" -p no:cacheprovider \
     -q -rA "$t" > "$LOG.part" 2>&1
