@@ -1,4 +1,4 @@
-"""nvgpu.mma.sync of f64 (m8n8k4), i8 (m16n8k32, saturating), bf16 (m16n8k16) and f16
+"""nvgpu.mma.sync of f64 (m8n8k4), i8 (m16n8k32), bf16 (m16n8k16) and f16
 (m16n8k8): each lane loads its fragments from global memory at the positions the
 PTX ISA's fragment figures give (written out here, separately from the runner's
 tables), the warp multiplies, each lane stores its D elements; the result must be
