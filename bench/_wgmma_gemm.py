@@ -226,7 +226,7 @@ def bench(lines: list[str], time_pair) -> dict:
         raise RuntimeError(f"wgmma GEMM: {wrong} of {M * N} results differ from numpy")
     lib, where = _cublas()
     if lib is None:
-        t = time_pair({"wgmma": launch_wgmma}, stream)
+        t = time_pair({"wgmma": launch_wgmma}, stream, what="gemm")
         lines.append(f"| wgmma GEMM 128x128x128 f16->f32 (upstream sm90, real mlir-opt 22) | "
                      f"{t['wgmma'] * 1e3:.2f} us | - | - |")
         lines.append(f"SKIP cuBLAS comparison: {where}")
@@ -254,7 +254,7 @@ def bench(lines: list[str], time_pair) -> dict:
     cuda.check(d.cuMemcpyDtoH(out.ctypes.data, d.CUdeviceptr(cbuf), out.nbytes), "DtoH")
     if not np.allclose(out, want, rtol=1e-3):
         raise RuntimeError("cuBLAS GEMM differs from numpy (operand order?)")
-    t = time_pair({"wgmma": launch_wgmma, "cublas": launch_cublas}, stream)
+    t = time_pair({"wgmma": launch_wgmma, "cublas": launch_cublas}, stream, what="gemm")
     flops = 2.0 * M * N * K
     ratio = t["cublas"] / t["wgmma"]
     lines.append(f"| wgmma GEMM 128x128x128 f16->f32 (upstream sm90, real mlir-opt 22, 1 CTA) | "

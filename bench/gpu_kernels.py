@@ -234,7 +234,11 @@ def memref2(ptr: int, rows: int, cols: int):
             ("i64", 1)]
 
 
-def time_pair(launches: dict, stream, reps: int = 200, warmup: int = 5) -> dict:
+SPREAD: dict[str, tuple[float, float]] = {}  # "<what>/<kernel>" -> (p25, p75) ms
+
+
+def time_pair(launches: dict, stream, reps: int = 200, warmup: int = 5,
+              what: str = "") -> dict:
     """Median milliseconds per launch of each kernel in ``launches`` (name -> launch()).
 
     Every launch is timed alone by its own pair of events; the kernels take turns
@@ -263,6 +267,8 @@ def time_pair(launches: dict, stream, reps: int = 200, warmup: int = 5) -> dict:
             d.cuEventDestroy(e0)
             d.cuEventDestroy(e1)
         out[name] = statistics.median(times)
+        q = statistics.quantiles(times, n=4)
+        SPREAD[f"{what}/{name}"] = (q[0], q[2])
     return out
 
 
@@ -350,7 +356,7 @@ def bench_kernels(lines: list[str]) -> dict:
         ck(d.cuStreamSynchronize(stream))
         ck(d.cuMemcpyDtoH(out.ctypes.data, dptr(dc), n * 4))
         assert np.array_equal(out, a + b), f"{label} vadd wrong"
-    ms = time_pair(launches, stream)
+    ms = time_pair(launches, stream, what="elementwise")
     bw = {label: 3 * n * 4 / (t / 1e3) / 1e12 for label, t in ms.items()}
     ratio = bw["gen"] / bw["hand"]
     results["elementwise_ratio"] = ratio
@@ -374,7 +380,7 @@ def bench_kernels(lines: list[str]) -> dict:
         ck(d.cuStreamSynchronize(stream))
         ck(d.cuMemcpyDtoH(sums.ctypes.data, dptr(dout), nb * 4))
         assert np.allclose(sums, want, rtol=1e-5), f"{label} block_sum wrong"
-    rt = time_pair(launches, stream)
+    rt = time_pair(launches, stream, what="reduction")
     results["reduction_ratio"] = rt["hand"] / rt["gen"]
     results["reduction_allsum_ratio"] = rt["hand_all"] / rt["gen"]
 
@@ -405,12 +411,15 @@ def bench_kernels(lines: list[str]) -> dict:
         ck(d.cuStreamSynchronize(stream))
         ck(d.cuMemcpyDtoH(tr.ctypes.data, dptr(dtr), m * m * 4))
         assert np.array_equal(tr, mat.T), f"{label} transpose wrong"
-    tt = time_pair(launches, stream)
+    tt = time_pair(launches, stream, what="transpose")
     results["transpose_ratio"] = tt["hand"] / tt["gen"]
     lines.append(f"| tiled transpose (workgroup memory + gpu.barrier), 8192x8192 f32 | "
                  f"{2 * m * m * 4 / (tt['gen'] / 1e3) / 1e12:.2f} TB/s | "
                  f"{2 * m * m * 4 / (tt['hand'] / 1e3) / 1e12:.2f} TB/s | "
                  f"{results['transpose_ratio']:.3f} |")
+    lines.append("")
+    lines.append("Spread of the per-launch times (p25 - p75 of 200, us): " + "; ".join(
+        f"{k} {lo * 1e3:.1f}-{hi * 1e3:.1f}" for k, (lo, hi) in SPREAD.items()))
     for p in (da, db, dc, dout, din, dtr):
         d.cuMemFree(dptr(p))
     d.cuStreamDestroy(stream)
