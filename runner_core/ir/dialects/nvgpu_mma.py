@@ -20,7 +20,6 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IndexType,
-    IntAttr,
     IntegerAttr,
     IntegerType,
     MemRefType,
@@ -413,5 +412,5 @@ class DeviceAsyncWaitOp(IRDLOperation):
 MMA_OPS = [LdMatrixOp, MmaSyncOp, DeviceAsyncCopyOp, DeviceAsyncCreateGroupOp,
            DeviceAsyncWaitOp]
 MMA_TYPES = [DeviceAsyncTokenType]
-__all__ = ["MMA_OPS", "MMA_TYPES", "DeviceAsyncTokenType", "IntAttr", "is_shared", "mma_shape",
+__all__ = ["MMA_OPS", "MMA_TYPES", "DeviceAsyncTokenType", "is_shared", "mma_shape",
            *(c.__name__ for c in MMA_OPS)]
