@@ -18,8 +18,13 @@ Every comparison is made in the same run on the same device:
 5. **cold vs warm latency** of one whole test program (``gpurunner`` as a
    fresh process: empty kernel cache vs populated cache; and in process).
 
-Device times come from CUDA events around 20 launches after a warm-up;
-results are checked against numpy before any number is reported.
+6. **wgmma GEMM** (``--parts gemm``): upstream's sm90 128x128x128 f16->f32
+   kernel as real mlir-opt 22 lowers it, against cuBLAS (``bench/_wgmma_gemm.py``).
+
+Device times: every launch timed alone by a pair of CUDA events, the kernels of
+one comparison taking turns on the same stream with the same data and launch
+shape, the median of 200 after a warm-up (:func:`time_pair`); results are checked
+against numpy before any number is reported.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, REPO)
+sys.path.insert(0, HERE)
 
 from runner_core.backends.cuda import compiler, nvptx  # noqa: E402
 from runner_core.backends.cuda import driver as cuda  # noqa: E402
@@ -123,6 +129,21 @@ extern "C" __global__ void block_sum(const float* in, float* out) {
     for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
     if (t == 0) out[blockIdx.x] = v;
   }
+}
+
+// The same reduction with gpu.all_reduce's semantics (every thread gets the sum),
+// the usual CUDA idiom: one shared-memory round, every warp reduces the partials.
+extern "C" __global__ void block_allsum(const float* in, float* out) {
+  __shared__ float partial[32];
+  unsigned t = threadIdx.x;
+  float v = in[(size_t)blockIdx.x * blockDim.x + t];
+  for (int o = 1; o < 32; o <<= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  if ((t & 31) == 0) partial[t >> 5] = v;
+  __syncthreads();
+  unsigned nwarps = (blockDim.x + 31) >> 5, lane = t & 31;
+  v = lane < nwarps ? partial[lane] : 0.0f;
+  for (int o = 1; o < 32; o <<= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  if (t == 0) out[blockIdx.x] = v;
 }
 
 extern "C" __global__ void transpose(const float* in, float* out, int n) {
@@ -213,20 +234,42 @@ def memref2(ptr: int, rows: int, cols: int):
             ("i64", 1)]
 
 
-def time_launches(launch, stream, reps=20) -> float:
-    """Mean milliseconds per launch over ``reps`` (after one warm-up), by events."""
+SPREAD: dict[str, tuple[float, float]] = {}  # "<what>/<kernel>" -> (p25, p75) ms
+
+
+def time_pair(launches: dict, stream, reps: int = 200, warmup: int = 5,
+              what: str = "") -> dict:
+    """Median milliseconds per launch of each kernel in ``launches`` (name -> launch()).
+
+    Every launch is timed alone by its own pair of events; the kernels take turns
+    (ABAB..., order flipped every round) so that clocks, caches and neighbours
+    treat them alike; the median of ``reps`` is robust to the odd slow launch.
+    """
     d = cu()
-    launch()
+    names = list(launches)
+    for _ in range(warmup):
+        for name in names:
+            launches[name]()
     ck(d.cuStreamSynchronize(stream))
-    e0 = ck(d.cuEventCreate(0))
-    e1 = ck(d.cuEventCreate(0))
-    ck(d.cuEventRecord(e0, stream))
-    for _ in range(reps):
-        launch()
-    ck(d.cuEventRecord(e1, stream))
-    ck(d.cuEventSynchronize(e1))
-    ms = ck(d.cuEventElapsedTime(e0, e1))
-    return float(ms) / reps
+    events = {name: [] for name in names}
+    for r in range(reps):
+        for name in (names if r % 2 == 0 else names[::-1]):
+            e0, e1 = ck(d.cuEventCreate(0)), ck(d.cuEventCreate(0))
+            ck(d.cuEventRecord(e0, stream))
+            launches[name]()
+            ck(d.cuEventRecord(e1, stream))
+            events[name].append((e0, e1))
+    ck(d.cuStreamSynchronize(stream))
+    out = {}
+    for name, pairs in events.items():
+        times = [float(ck(d.cuEventElapsedTime(e0, e1))) for e0, e1 in pairs]
+        for e0, e1 in pairs:
+            d.cuEventDestroy(e0)
+            d.cuEventDestroy(e1)
+        out[name] = statistics.median(times)
+        q = statistics.quantiles(times, n=4)
+        SPREAD[f"{what}/{name}"] = (q[0], q[2])
+    return out
 
 
 def nvrtc_cubin(source: str, arch: str) -> tuple[bytes, str]:
@@ -300,69 +343,98 @@ def bench_kernels(lines: list[str]) -> dict:
     ck(d.cuMemcpyHtoD(dptr(db), b.ctypes.data, n * 4))
     block = 256
     grid = (n + block - 1) // block
-    kg, kh = Kernel(gen, "vadd"), Kernel(hw, "vadd")
     out = np.empty(n, np.float32)
-    bw = {}
-    for label, k, args in (("gen", kg, memref1(da, n) + memref1(db, n) + memref1(dc, n)
-                            + [("i64", n)]),
-                           ("hand", kh, [("p", da), ("p", db), ("p", dc), ("i64", n)])):
+    cases = {"gen": (Kernel(gen, "vadd"), memref1(da, n) + memref1(db, n) + memref1(dc, n)
+                     + [("i64", n)]),
+             "hand": (Kernel(hw, "vadd"), [("p", da), ("p", db), ("p", dc), ("i64", n)])}
+    launches = {label: (lambda k=k, args=args: k.launch((grid, 1, 1), (block, 1, 1), args,
+                                                        stream))
+                for label, (k, args) in cases.items()}
+    for label, launch in launches.items():  # each result checked before timing
         ck(d.cuMemsetD32(dptr(dc), 0, n))
-        ms = time_launches(lambda k=k, args=args: k.launch((grid, 1, 1), (block, 1, 1), args,
-                                                           stream), stream)
+        launch()
+        ck(d.cuStreamSynchronize(stream))
         ck(d.cuMemcpyDtoH(out.ctypes.data, dptr(dc), n * 4))
         assert np.array_equal(out, a + b), f"{label} vadd wrong"
-        bw[label] = 3 * n * 4 / (ms / 1e3) / 1e12
+    ms = time_pair(launches, stream, what="elementwise")
+    bw = {label: 3 * n * 4 / (t / 1e3) / 1e12 for label, t in ms.items()}
     ratio = bw["gen"] / bw["hand"]
     results["elementwise_ratio"] = ratio
     lines.append(f"| elementwise add, 16M f32 | {bw['gen']:.2f} TB/s | {bw['hand']:.2f} TB/s | "
                  f"{ratio:.3f} |")
 
-    # 2. block reduction
+    # 2. block reduction: the same input, grid and block for all three kernels.
     nb = n // block
     dout = int(ck(d.cuMemAlloc(nb * 4)))
-    kg, kh = Kernel(gen, "block_sum"), Kernel(hw, "block_sum")
     sums = np.empty(nb, np.float32)
     want = a.reshape(nb, block).astype(np.float64).sum(axis=1)
-    rt = {}
-    for label, k, args in (("gen", kg, memref1(da, n) + memref1(dout, nb)),
-                           ("hand", kh, [("p", da), ("p", dout)])):
+    cases = {"gen": (Kernel(gen, "block_sum"), memref1(da, n) + memref1(dout, nb)),
+             "hand": (Kernel(hw, "block_sum"), [("p", da), ("p", dout)]),
+             "hand_all": (Kernel(hw, "block_allsum"), [("p", da), ("p", dout)])}
+    launches = {label: (lambda k=k, args=args: k.launch((nb, 1, 1), (block, 1, 1), args,
+                                                        stream))
+                for label, (k, args) in cases.items()}
+    for label, launch in launches.items():
         ck(d.cuMemsetD32(dptr(dout), 0, nb))
-        ms = time_launches(lambda k=k, args=args: k.launch((nb, 1, 1), (block, 1, 1), args,
-                                                           stream), stream)
+        launch()
+        ck(d.cuStreamSynchronize(stream))
         ck(d.cuMemcpyDtoH(sums.ctypes.data, dptr(dout), nb * 4))
         assert np.allclose(sums, want, rtol=1e-5), f"{label} block_sum wrong"
-        rt[label] = ms
+    rt = time_pair(launches, stream, what="reduction")
     results["reduction_ratio"] = rt["hand"] / rt["gen"]
-    lines.append(f"| block reduction (gpu.all_reduce), 16M f32, 256/block | "
-                 f"{n * 4 / (rt['gen'] / 1e3) / 1e12:.2f} TB/s ({rt['gen'] * 1e3:.0f} us) | "
-                 f"{n * 4 / (rt['hand'] / 1e3) / 1e12:.2f} TB/s ({rt['hand'] * 1e3:.0f} us) | "
+    results["reduction_allsum_ratio"] = rt["hand_all"] / rt["gen"]
+
+    def tbs(ms):
+        return f"{n * 4 / (ms / 1e3) / 1e12:.2f} TB/s ({ms * 1e3:.1f} us)"
+
+    lines.append(f"| block reduction (gpu.all_reduce), 16M f32, 256/block, vs CUDA C sum to "
+                 f"thread 0 | {tbs(rt['gen'])} | {tbs(rt['hand'])} | "
                  f"{results['reduction_ratio']:.3f} |")
+    lines.append(f"| the same vs CUDA C all-reduce (sum in every thread, as gpu.all_reduce) | "
+                 f"{tbs(rt['gen'])} | {tbs(rt['hand_all'])} | "
+                 f"{results['reduction_allsum_ratio']:.3f} |")
 
     # 3. tiled transpose
     m = 8192
     mat = np.random.default_rng(2).random((m, m), dtype=np.float32)
     din, dtr = int(ck(d.cuMemAlloc(m * m * 4))), int(ck(d.cuMemAlloc(m * m * 4)))
     ck(d.cuMemcpyHtoD(dptr(din), mat.ctypes.data, m * m * 4))
-    kg, kh = Kernel(gen, "transpose"), Kernel(hw, "transpose")
     tr = np.empty((m, m), np.float32)
-    tt = {}
-    for label, k, args in (("gen", kg, memref2(din, m, m) + memref2(dtr, m, m)),
-                           ("hand", kh, [("p", din), ("p", dtr), ("i32", m)])):
+    cases = {"gen": (Kernel(gen, "transpose"), memref2(din, m, m) + memref2(dtr, m, m)),
+             "hand": (Kernel(hw, "transpose"), [("p", din), ("p", dtr), ("i32", m)])}
+    launches = {label: (lambda k=k, args=args: k.launch((m // 32, m // 32, 1), (32, 8, 1),
+                                                        args, stream))
+                for label, (k, args) in cases.items()}
+    for label, launch in launches.items():
         ck(d.cuMemsetD32(dptr(dtr), 0, m * m))
-        ms = time_launches(lambda k=k, args=args: k.launch((m // 32, m // 32, 1), (32, 8, 1),
-                                                           args, stream), stream)
+        launch()
+        ck(d.cuStreamSynchronize(stream))
         ck(d.cuMemcpyDtoH(tr.ctypes.data, dptr(dtr), m * m * 4))
         assert np.array_equal(tr, mat.T), f"{label} transpose wrong"
-        tt[label] = ms
+    tt = time_pair(launches, stream, what="transpose")
     results["transpose_ratio"] = tt["hand"] / tt["gen"]
     lines.append(f"| tiled transpose (workgroup memory + gpu.barrier), 8192x8192 f32 | "
                  f"{2 * m * m * 4 / (tt['gen'] / 1e3) / 1e12:.2f} TB/s | "
                  f"{2 * m * m * 4 / (tt['hand'] / 1e3) / 1e12:.2f} TB/s | "
                  f"{results['transpose_ratio']:.3f} |")
+    lines.append("")
+    lines.append("Spread of the per-launch times (p25 - p75 of 200, us): " + "; ".join(
+        f"{k} {lo * 1e3:.1f}-{hi * 1e3:.1f}" for k, (lo, hi) in SPREAD.items()))
     for p in (da, db, dc, dout, din, dtr):
         d.cuMemFree(dptr(p))
     d.cuStreamDestroy(stream)
     return results
+
+
+def bench_gemm(lines: list[str]) -> dict:
+    """Upstream's sm90 wgmma GEMM (lowered by real mlir-opt 22) against cuBLAS."""
+    import _wgmma_gemm
+
+    info = cuda.device_info(cuda.select_ordinal())
+    cuda.context(info.ordinal).make_current()
+    lines.append("| kernel | ours | reference | ratio (reference time / ours) |")
+    lines.append("| --- | --- | --- | --- |")
+    return _wgmma_gemm.bench(lines, time_pair)
 
 
 def run_in_process(text: str, name: str) -> float:
@@ -474,9 +546,18 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="also write the markdown report here")
     ap.add_argument("--program", default=os.path.join(REPO, "test", "cuda",
                                                       "fault_2_next_test_passes.mlir"))
-    ap.add_argument("--parts", default="kernels,launch,latency",
-                    help="comma-separated subset of kernels,launch,latency")
+    ap.add_argument("--parts", default="kernels,gemm,launch,latency",
+                    help="comma-separated subset of kernels,gemm,launch,latency")
+    ap.add_argument("--json", help="also write the measured ratios here (for scripts)")
+    ap.add_argument("--prepare-wgmma", action="store_true",
+                    help="only lower upstream's sm90 GEMM with real mlir-opt 22 into "
+                         "bench/work/wgmma/ (no GPU needed) and exit")
     args = ap.parse_args(argv)
+    if args.prepare_wgmma:
+        import _wgmma_gemm
+
+        print(_wgmma_gemm.prepare())
+        return 0
     parts = set(args.parts.split(","))
     info = cuda.probe()
     if info is None:
@@ -490,7 +571,9 @@ def main(argv=None) -> int:
              f"Python {platform.python_version()}, llvmlite {llvmlite.__version__}. "
              f"Script: `bench/gpu_kernels.py`.", ""]
     status = 0
+    measured: dict = {}
     for part, title, fn in (("kernels", "Kernels", lambda: bench_kernels(lines)),
+                            ("gemm", "wgmma GEMM vs cuBLAS", lambda: bench_gemm(lines)),
                             ("launch", "Launch overhead", lambda: bench_launch_overhead(lines)),
                             ("latency", "Cold vs warm",
                              lambda: bench_cold_warm(lines, args.program))):
@@ -500,10 +583,16 @@ def main(argv=None) -> int:
         lines.append("")
         try:
             res = fn()
+            if part in ("kernels", "gemm"):
+                measured.update(res)
             if title == "Kernels" and res["elementwise_ratio"] < 0.9:
                 lines.append("")
                 lines.append(f"**elementwise ratio {res['elementwise_ratio']:.3f} < 0.9**")
                 status = 1
+            if title == "Kernels" and res["reduction_ratio"] < 0.95:
+                lines.append("")
+                lines.append(f"**all_reduce ratio {res['reduction_ratio']:.3f} < 0.95 "
+                             f"(issue 13's goal)**")
         except Exception as err:  # keep measuring the rest; the report says what failed
             import traceback
 
@@ -518,6 +607,10 @@ def main(argv=None) -> int:
     if args.out:
         with open(args.out, "w") as fh:
             fh.write(text + "\n")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({k: v for k, v in measured.items() if isinstance(v, (int, float))}, fh,
+                      indent=1)
     return status
 
 

@@ -191,7 +191,8 @@ def _dynamic_shared_memory(ctx, op):
 
 # ------------------------------------------------------------------ analysis
 SYNC_OPS = frozenset({"gpu.barrier", "gpu.shuffle", "gpu.all_reduce", "gpu.subgroup_reduce",
-                      "gpu.subgroup_mma_load_matrix", "gpu.subgroup_mma_store_matrix"})
+                      "gpu.subgroup_mma_load_matrix", "gpu.subgroup_mma_store_matrix",
+                      "nvgpu.ldmatrix", "nvgpu.mma.sync"})
 
 
 def ops_reachable(gpu_module_op, kernel_name: str) -> set[str]:

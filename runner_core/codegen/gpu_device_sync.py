@@ -10,7 +10,14 @@ from collections.abc import Callable
 import llvmlite.ir as ir
 
 from .context import LoweringContext
-from .gpu_device_hooks import SUBGROUP_SIZE, block_size, hooks_of, linear_thread_id, opaque_pointer
+from .gpu_device_hooks import (
+    SUBGROUP_SIZE,
+    block_size,
+    current_gpu_func,
+    hooks_of,
+    linear_thread_id,
+    opaque_pointer,
+)
 from .registry import Registry
 from .types import I32, I64
 
@@ -162,20 +169,28 @@ def _if_else(ctx: LoweringContext, cond: ir.Value, then_fn, else_fn) -> list[ir.
 
 def subgroup_reduce_partial(ctx: LoweringContext, active_width: ir.Value, value: ir.Value,
                             combine, op=None) -> ir.Value:
-    """Upstream's ``createSubgroupReduce``: lane 0 gets the reduction over the first
-    ``active_width`` lanes (all 32 when it is at least 32); other lanes get partials."""
+    """Upstream's ``createSubgroupReduce`` as lane 0 sees it: lane 0 gets the reduction
+    over the first ``active_width`` lanes (all 32 when it is at least 32), combined in
+    upstream's order; other lanes hold partials (only lane 0's value is used).
+
+    With fewer than 32 lanes, a butterfly step whose offset is at least
+    ``active_width`` has no partner for lane 0 (its value stays), so the step is
+    skipped (a block-uniform branch): 3 shuffles instead of 5 for 8 subgroups.
+    """
     n = SUBGROUP_SIZE
     bld = ctx.builder
     partial = bld.icmp_signed("<", active_width, ir.Constant(I32, n))
+
+    def step(v, i):
+        shuffled, valid = shuffle(ctx, "xor", v, ir.Constant(I32, i), active_width, op)
+        return _if_else(ctx, valid, lambda: [combine(v, shuffled)], lambda: [v])
 
     def partial_path():
         v = value
         i = 1
         while i < n:
-            shuffled, valid = shuffle(ctx, "xor", v, ir.Constant(I32, i), active_width, op)
-            cur = v
-            (v,) = _if_else(ctx, valid, lambda cur=cur, s=shuffled: [combine(cur, s)],
-                            lambda cur=cur: [cur])
+            has_partner = bld.icmp_signed("<", ir.Constant(I32, i), active_width)
+            (v,) = _if_else(ctx, has_partner, lambda v=v, i=i: step(v, i), lambda v=v: [v])
             i <<= 1
         return [v]
 
@@ -193,39 +208,96 @@ def subgroup_reduce_partial(ctx: LoweringContext, active_width: ir.Value, value:
 
 
 def all_reduce(ctx: LoweringContext, value: ir.Value, combine, op=None) -> ir.Value:
-    """Block-wide reduction as upstream's gpu-all-reduce rewrite shapes it.
+    """Block-wide reduction; every thread gets the value upstream's rewrite gives.
 
-    Each subgroup reduces into lane 0, lane 0 writes a workgroup slot, barrier,
-    the first ``numSubgroups`` threads reduce the slots, barrier, all read slot 0.
-    One deliberate difference: only thread 0 writes the final slot (upstream lets
-    every thread of the second stage store its value, which races when the
-    number of subgroups is not a power of two).
+    In a kernel: one workgroup-memory round and one barrier (:func:`_one_round`).
+    In a device function, whose per-call state cannot outlive the call, the
+    two-barrier shape of upstream (:func:`_two_rounds`).
     """
-    hooks = hooks_of(ctx, op)
+    fn = current_gpu_func(ctx)
+    if fn is not None and fn.is_kernel:
+        return _one_round(ctx, value, combine, op)
+    return _two_rounds(ctx, value, combine, op)
+
+
+def _stage_one(ctx: LoweringContext, value: ir.Value, combine, op):
+    """Ids and each subgroup's reduction into its lane 0 (upstream's first stage)."""
     bld = ctx.builder
     n = SUBGROUP_SIZE
     idx = _i32(ctx, linear_thread_id(ctx))
     size = _i32(ctx, block_size(ctx))
     lane = bld.and_(idx, ir.Constant(I32, n - 1))
-    first_lane = bld.icmp_unsigned("==", lane, ir.Constant(I32, 0))
     active = bld.sub(size, bld.sub(idx, lane))
     reduced = subgroup_reduce_partial(ctx, active, value, combine, op)
+    return idx, size, lane, active, reduced
+
+
+def _one_round(ctx: LoweringContext, value: ir.Value, combine, op) -> ir.Value:
+    """Lane 0 of each subgroup writes its partial, barrier, then EVERY subgroup reduces
+    the partials itself (the same shuffles upstream's subgroup 0 runs, so the same
+    value bit for bit) and broadcasts its lane 0's result: no second barrier and no
+    second workgroup-memory read.
+
+    The partials live in two halves used alternately (a per-thread parity flag
+    in the kernel's entry block): a thread that runs the op again (a loop) writes
+    the other half, and it can only come back to this half after the next
+    barrier, which every thread reaches after its reads of this round.
+    """
+    hooks = hooks_of(ctx, op)
+    bld = ctx.builder
+    n = SUBGROUP_SIZE
+    idx, size, lane, active, reduced = _stage_one(ctx, value, combine, op)
     elem = value.type
-    buf = opaque_pointer(ctx, hooks.workgroup_alloca(ctx, elem, n,
+    buf = opaque_pointer(ctx, hooks.workgroup_alloca(ctx, elem, 2 * n,
                                                      max(ctx.types.alignof(elem), 8),
                                                      "all_reduce.buffer"))
+    parity = ctx.entry_alloca(I32, align=4)
+    ir.IRBuilder(ctx._alloca_block).store(ir.Constant(I32, 0), parity)
+    half = bld.load(parity, typ=I32)
+    bld.store(bld.xor(half, ir.Constant(I32, 1)), parity)
+    base = bld.mul(half, ir.Constant(I32, n))
 
     def slot(i32_index):
-        return bld.gep(buf, [bld.zext(i32_index, I64)], source_etype=elem)
+        return bld.gep(buf, [bld.zext(bld.add(base, i32_index), I64)], source_etype=elem)
 
-    def store_partial():
-        bld.store(reduced, slot(bld.sdiv(idx, ir.Constant(I32, n))))
-        return []
-
-    _if_else(ctx, first_lane, store_partial, lambda: [])
+    first_lane = bld.icmp_unsigned("==", lane, ir.Constant(I32, 0))
+    _if_else(ctx, first_lane, lambda: (bld.store(reduced, slot(bld.lshr(
+        idx, ir.Constant(I32, 5)))), [])[1], lambda: [])
     hooks.barrier(ctx)
-    num_sub = bld.sdiv(bld.add(size, ir.Constant(I32, n - 1)), ir.Constant(I32, n))
-    valid_sub = bld.icmp_signed("<", idx, num_sub)
+    num_sub = bld.lshr(bld.add(size, ir.Constant(I32, n - 1)), ir.Constant(I32, 5))
+    # A last subgroup with fewer lanes than there are partials cannot run the
+    # second stage itself: blocks of such a size (block-uniform) let subgroup 0
+    # do it and publish the total, behind a second barrier, as upstream does.
+    rem = bld.and_(size, ir.Constant(I32, n - 1))
+    short = bld.and_(bld.icmp_unsigned("!=", rem, ir.Constant(I32, 0)),
+                     bld.icmp_unsigned("<", rem, num_sub))
+
+    def one_round():
+        def second_stage():
+            v = bld.load(slot(lane), typ=elem)
+            return [subgroup_reduce_partial(ctx, num_sub, v, combine, op)]
+
+        (total,) = _if_else(ctx, bld.icmp_unsigned("<", lane, num_sub), second_stage,
+                            lambda: [reduced])
+        width = bld.select(bld.icmp_unsigned("<", active, ir.Constant(I32, n)), active,
+                           ir.Constant(I32, n))
+        res, _ = shuffle(ctx, "idx", total, ir.Constant(I32, 0), width, op)
+        return [res]
+
+    def two_rounds():
+        _second_stage_to_slot0(ctx, idx, num_sub, slot, elem, combine, op)
+        hooks.barrier(ctx)
+        return [bld.load(slot(ir.Constant(I32, 0)), typ=elem)]
+
+    (res,) = _if_else(ctx, short, two_rounds, one_round)
+    return res
+
+
+def _second_stage_to_slot0(ctx: LoweringContext, idx, num_sub, slot, elem, combine, op):
+    """The first ``num_sub`` threads reduce the partials; thread 0 stores the total in
+    slot 0 (upstream lets every one of them store, which races when ``num_sub`` is
+    not a power of two)."""
+    bld = ctx.builder
 
     def second_stage():
         v = bld.load(slot(idx), typ=elem)
@@ -235,7 +307,36 @@ def all_reduce(ctx: LoweringContext, value: ir.Value, combine, op=None) -> ir.Va
                  lambda: [])
         return []
 
-    _if_else(ctx, valid_sub, second_stage, lambda: [])
+    _if_else(ctx, bld.icmp_unsigned("<", idx, num_sub), second_stage, lambda: [])
+
+
+def _two_rounds(ctx: LoweringContext, value: ir.Value, combine, op) -> ir.Value:
+    """Upstream's gpu-all-reduce shape.
+
+    Each subgroup reduces into lane 0, lane 0 writes a workgroup slot, barrier,
+    the first ``numSubgroups`` threads reduce the slots, barrier, all read slot 0.
+    """
+    hooks = hooks_of(ctx, op)
+    bld = ctx.builder
+    n = SUBGROUP_SIZE
+    idx, size, lane, active, reduced = _stage_one(ctx, value, combine, op)
+    first_lane = bld.icmp_unsigned("==", lane, ir.Constant(I32, 0))
+    elem = value.type
+    buf = opaque_pointer(ctx, hooks.workgroup_alloca(ctx, elem, n,
+                                                     max(ctx.types.alignof(elem), 8),
+                                                     "all_reduce.buffer"))
+
+    def slot(i32_index):
+        return bld.gep(buf, [bld.zext(i32_index, I64)], source_etype=elem)
+
+    def store_partial():
+        bld.store(reduced, slot(bld.lshr(idx, ir.Constant(I32, 5))))
+        return []
+
+    _if_else(ctx, first_lane, store_partial, lambda: [])
+    hooks.barrier(ctx)
+    num_sub = bld.lshr(bld.add(size, ir.Constant(I32, n - 1)), ir.Constant(I32, 5))
+    _second_stage_to_slot0(ctx, idx, num_sub, slot, elem, combine, op)
     hooks.barrier(ctx)
     return bld.load(slot(ir.Constant(I32, 0)), typ=elem)
 

@@ -139,7 +139,10 @@ def _transform() -> Dialect:
     # parsed with xDSL's dialect; run by passes/transform_interpreter.py.
     from xdsl.dialects.transform import Transform
 
-    return Transform
+    from runner_core.ir.dialects.transform_nvgpu import RewriteMatmulAsMmaSyncOp
+
+    return Dialect("transform", [*Transform.operations, RewriteMatmulAsMmaSyncOp],
+                   list(Transform.attributes))
 
 
 def _x86vector() -> Dialect:

@@ -12,6 +12,8 @@ for each handle the list of payload ops it names.  Implemented transform ops:
   and the pass is *recorded* (``gpurunner.deferred_passes``) for the legality
   model (its entry, in ``legality_table.py``, says what tiling leaves:
   scf.for, affine.min/apply, memref.subview);
+* ``transform.nvgpu.rewrite_matmul_as_mma_sync %h``: the matmuls become
+  ``nvgpu.mma.sync`` with per-lane loads and stores (``transform_nvgpu.py``);
 * ``transform.yield``.
 
 Any other transform op is an error naming it, never a silently skipped
@@ -85,6 +87,14 @@ class TransformInterpreterPass:
                 for r in op.results[1:]:
                     handles[r] = []
                 tiled = tiled or bool(targets)
+            elif op.name == "transform.nvgpu.rewrite_matmul_as_mma_sync":
+                from runner_core.passes.transform_nvgpu import rewrite_matmul_as_mma_sync
+
+                def fail(what, op=op):
+                    raise self._unsupported(op, what)
+
+                for t in handles[op.target]:
+                    rewrite_matmul_as_mma_sync(t, fail)
             elif op.name == "transform.yield":
                 break
             else:
@@ -111,7 +121,8 @@ class EraseSchedulePass:
 
 REGISTRATIONS = (
     {"name": "transform-interpreter", "factory": TransformInterpreterPass,
-     "summary": "run the module's transform script (match, tile_using_for, yield)",
+     "summary": "run the module's transform script (match, tile_using_for, "
+                "nvgpu.rewrite_matmul_as_mma_sync, yield)",
      "options": ("entry-point", "debug-payload-root-tag", "debug-transform-root-tag",
                  "disable-expensive-checks")},
     {"name": "test-transform-dialect-erase-schedule", "factory": EraseSchedulePass,

@@ -109,10 +109,23 @@ def test_every_kernel_op_goes_through_hooks_and_yields_valid_ir():
     assert [k.name for k in km.kernels] == ["k"]
     # memref<?xf32> expands to 5 scalars, then the index.
     assert len(km.kernels[0].arg_types) == 6
-    for expected in ("tid0", "barrier", "shuffle.xor", "printf", "workgroup[8]",
-                     "workgroup[32]"):
+    for expected in ("tid0", "barrier", "shuffle.xor", "shuffle.idx", "printf",
+                     "workgroup[8]", "workgroup[64]"):
         assert expected in hooks.calls, expected
-    # 3 reductions -> 2 + 0 + 2 barriers beyond the explicit one.
+    # In a kernel an all_reduce is one workgroup round (partials in two alternating
+    # halves) with a second barrier only on the path for blocks whose last subgroup
+    # is shorter than the number of subgroups: 2 + 0 + 2 emitted beyond the explicit one.
+    assert hooks.calls.count("barrier") == 5
+
+
+def test_all_reduce_in_a_device_function_keeps_upstreams_two_rounds():
+    """A device function has no state that outlives a call, so no alternating halves:
+    the second barrier keeps a second call from overwriting partials still read."""
+    src = SRC.replace(") kernel {", ") {")
+    hooks = RecordingHooks()
+    km = lower_gpu_module(_module(src), hooks, filename="contract.mlir")
+    llvm.parse_assembly(str(km.module)).verify()
+    assert "workgroup[32]" in hooks.calls and "workgroup[64]" not in hooks.calls
     assert hooks.calls.count("barrier") == 5
 
 
