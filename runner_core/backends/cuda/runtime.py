@@ -364,6 +364,13 @@ class CudaRuntimeProvider(Provider):
                     write_stderr(line.encode())
                 self._run.sticky = True
                 return 0
+            if code in mgpu_reports.HANDLE_ERRORS and mgpu in mgpu_reports.HANDLE_CALLS:
+                # A destroyed or foreign stream/event handle: upstream's wrapper reports it
+                # and the program goes on (mgpu_reports.HANDLE_ERRORS says why).
+                line = mgpu_reports.report_line(mgpu, mgpu_reports.HANDLE_ERRORS[code])
+                if line:
+                    write_stderr(line.encode())
+                return 0
             detail, locs = "", None
             if op == "gpu.launch_func":
                 if call == "cuModuleGetFunction" and arg:

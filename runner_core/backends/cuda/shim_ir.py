@@ -9,6 +9,7 @@ import ctypes
 from .sites import SITE
 
 CUDA_ERROR_INVALID_VALUE = 1
+CUDA_ERROR_CONTEXT_IS_DESTROYED = 709
 CU_STREAM_NON_BLOCKING = 1
 CU_EVENT_DISABLE_TIMING = 2
 CU_MEM_ATTACH_GLOBAL = 1
@@ -110,8 +111,12 @@ ok.{t}:"""
         setsmem = checked(f"{cu('cuFuncSetAttribute')}(ptr %f, i32 "
                           f"{CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}, i32 %smem)",
                           f"{name}:cuFuncSetAttribute", "ptr %f").strip()
+        launch_site = "cuLaunchKernel" if name == "mgpuLaunchKernel" else "cuLaunchKernelEx"
         return "\n".join([
-            "  call void @ensure_ctx()", f"  store ptr %f, ptr @{_LAST_FN_GLOBAL}", *ors,
+            "  call void @ensure_ctx()",
+            f"  %sok = call i1 @stream_ok(ptr %stream, i32 {s[f'{name}:{launch_site}']})",
+            "  br i1 %sok, label %go, label %refused", "refused:", "  ret void", "go:",
+            f"  store ptr %f, ptr @{_LAST_FN_GLOBAL}", *ors,
             f"  %high = lshr i64 %o{len(sizes) - 1}, 32", "  %toobig = icmp ne i64 %high, 0",
             "  br i1 %toobig, label %baddims, label %dims", "baddims:",
             f"  call void @report(i32 {CUDA_ERROR_INVALID_VALUE}, "
@@ -121,12 +126,18 @@ ok.{t}:"""
             "  br label %launch", "launch:"])
 
     def forward(signature: str, driver: str, args: str, *, arg: str = "ptr null",
-                stream: str = "", before: str = "") -> str:
-        """``define void signature``: make the context current, give perturbation its
-        chance on ``stream`` (when named), run the ``before`` instruction, then the
-        checked driver call ``driver(args)``; a failure is reported with ``arg``."""
+                stream: str = "", before: str = "", check: str = "") -> str:
+        """``define void signature``: make the context current, refuse a destroyed
+        stream (``check``, default ``stream``), give perturbation its chance on
+        ``stream`` (when named), run the ``before`` instruction, then the checked driver
+        call ``driver(args)``; a failure is reported with ``arg``."""
         site = f"{signature.split('(', 1)[0]}:{driver}"
         perturb = f"  call void @perturb(i32 {s[site]}, ptr {stream})\n" if stream else ""
+        check = check or stream
+        if check:
+            perturb = (f"  %sok = call i1 @stream_ok(ptr {check}, i32 {s[site]})\n"
+                       f"  br i1 %sok, label %go, label %refused\nrefused:\n  ret void\n"
+                       f"go:\n{perturb}")
         before = f"  {before}\n" if before else ""
         return f"""define void @{signature} {{
 entry:
@@ -325,8 +336,59 @@ out:
   ret ptr %s
 }}
 
+; Is %s a stream the program destroyed (kept in the pool, not yet handed out again)?
+; The driver refuses such a handle (CUDA_ERROR_CONTEXT_IS_DESTROYED); so do we, though
+; the driver's stream still lives.  The free list is short: streams are reused LIFO.
+define internal i1 @pooled(ptr %s) {{
+entry:
+  %any = load atomic i64, ptr @streams.free_count monotonic, align 8
+  %none = icmp eq i64 %any, 0
+  %isnull = icmp eq ptr %s, null
+  %skip = or i1 %none, %isnull
+  br i1 %skip, label %no, label %scan
+scan:
+  call void @pool_lock()
+  %n = load i64, ptr @streams.free_count
+  br label %loop
+loop:
+  %i = phi i64 [0, %scan], [%i1, %next]
+  %more = icmp slt i64 %i, %n
+  br i1 %more, label %test, label %notfound
+test:
+  %fp = getelementptr [{POOL} x ptr], ptr @streams.free, i64 0, i64 %i
+  %f = load ptr, ptr %fp
+  %hit = icmp eq ptr %f, %s
+  %i1 = add i64 %i, 1
+  br i1 %hit, label %found, label %next
+next:
+  br label %loop
+found:
+  call void @pool_unlock()
+  ret i1 true
+notfound:
+  call void @pool_unlock()
+  br label %no
+no:
+  ret i1 false
+}}
+
+; Refuse work on a destroyed stream as the driver would: report it, return 0.
+define internal i1 @stream_ok(ptr %s, i32 %site) alwaysinline {{
+entry:
+  %dead = call i1 @pooled(ptr %s)
+  br i1 %dead, label %bad, label %good
+bad:
+  call void @report(i32 {CUDA_ERROR_CONTEXT_IS_DESTROYED}, i32 %site, ptr %s)
+  ret i1 false
+good:
+  ret i1 true
+}}
+
 define void @mgpuStreamDestroy(ptr %s) {{
 entry:
+  %ok = call i1 @stream_ok(ptr %s, i32 {s['mgpuStreamDestroy:cuStreamDestroy']})
+  br i1 %ok, label %live, label %done
+live:
   %isnull = icmp eq ptr %s, null
   br i1 %isnull, label %done, label %give
 give:
@@ -350,8 +412,9 @@ done:
   ret void
 }}
 
-{forward("mgpuStreamSynchronize(ptr %s)", "cuStreamSynchronize", "ptr %s")}
-{forward("mgpuStreamWaitEvent(ptr %s, ptr %e)", "cuStreamWaitEvent", "ptr %s, ptr %e, i32 0")}
+{forward("mgpuStreamSynchronize(ptr %s)", "cuStreamSynchronize", "ptr %s", check="%s")}
+{forward("mgpuStreamWaitEvent(ptr %s, ptr %e)", "cuStreamWaitEvent", "ptr %s, ptr %e, i32 0",
+          check="%s")}
 define ptr @mgpuEventCreate() {{
 entry:
   %slot = alloca ptr
