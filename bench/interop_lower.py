@@ -107,6 +107,19 @@ def _entry(out: Path, runner: list[str], after: list[list[str]], source: Path, s
             "filecheck": check_args, "check_file": check_file, "has_check": bool(check)}
 
 
+def toolkit_env(fmt: str) -> dict | None:
+    """mlir-opt's environment: for PTX/cubin/fatbin objects, ``CUDA_ROOT`` naming a CUDA
+    toolkit (when none is named and one is installed), so gpu-module-to-binary links
+    libdevice; without it LLVM 22 leaves ``.extern .func __nv_*`` in the PTX, which no
+    driver loads (CUDA_ERROR_INVALID_PTX).  The 'llvm' (offload) objects are left alone."""
+    if fmt == "llvm" or any(os.environ.get(v) for v in ("CUDA_ROOT", "CUDA_HOME", "CUDA_PATH")):
+        return None
+    for root in ("/usr/local/cuda", "/usr/lib/cuda"):
+        if Path(root, "nvvm", "libdevice").is_dir():
+            return dict(os.environ, CUDA_ROOT=root)
+    return None
+
+
 def run(argv: list[str], data: bytes | None, env: dict | None = None) -> subprocess.CompletedProcess:
     try:
         return subprocess.run(argv, input=data, capture_output=True, timeout=300, env=env)
@@ -154,6 +167,7 @@ def main() -> int:
                         VARIANT_KEY, f"cubin-format={fmt} cubin-chip=sm_90 "
                                      f"cubin-features=+ptx80")))
         for tag, command in commands:
+            fmt = tag.split("-", 1)[1] if "-" in tag else args.format
             command = substitute(command, path.resolve(), lib_dir, args.format)
             opts, runner, after = split_pipeline(command)
             if runner is None:
@@ -161,7 +175,7 @@ def main() -> int:
             data = None
             verdict, detail = "", ""
             for opt in opts:
-                res = run([str(tool_dir / "mlir-opt"), *opt], data)
+                res = run([str(tool_dir / "mlir-opt"), *opt], data, toolkit_env(fmt))
                 if res.returncode:
                     verdict = "not lowerable"
                     detail = res.stderr.decode(errors="replace").splitlines()[:3]

@@ -141,6 +141,16 @@ def _driver_reports(text: str) -> Counter:
 LOWERED_KNOWN: dict[str, str] = {}
 
 
+def _toolkit_env(fmt: str) -> dict | None:
+    """CUDA_ROOT for mlir-opt when a CUDA toolkit is installed, so PTX objects link libdevice
+    (LLVM 22 otherwise leaves `.extern .func __nv_*` in them, which no driver loads)."""
+    if fmt == "llvm" or any(os.environ.get(v) for v in ("CUDA_ROOT", "CUDA_HOME", "CUDA_PATH")):
+        return None
+    root = next((r for r in ("/usr/local/cuda", "/usr/lib/cuda")
+                 if Path(r, "nvvm", "libdevice").is_dir()), None)
+    return dict(os.environ, CUDA_ROOT=root) if root else None
+
+
 def _lower(path: Path, command: str, fmt: str = "isa"):
     """(lowered program, runner argv, FileCheck argv or None)."""
     stages = [shlex.split(s) for s in _substitute(command, path, fmt).split("|")]
@@ -148,7 +158,7 @@ def _lower(path: Path, command: str, fmt: str = "isa"):
     for i, words in enumerate(stages):
         if words[0] == "mlir-opt":
             res = subprocess.run([str(LLVM_BIN / "mlir-opt"), *words[1:]], input=data,
-                                 capture_output=True, timeout=300)
+                                 capture_output=True, timeout=300, env=_toolkit_env(fmt))
             if res.returncode:
                 return None, res.stderr.decode(errors="replace"), None
             data = res.stdout
