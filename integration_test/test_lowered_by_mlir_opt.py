@@ -76,6 +76,20 @@ CPU_KNOWN = {
     "gpu/device_assert.mlir": "__assertfail in a bitcode object stops the program on the cpu "
                               "backend instead of CUDA's report-and-go-on",
 }
+# Kernels that LLVM 22 miscompiles for a GPU: convert-gpu-to-nvvm makes the dynamic shared
+# memory global (`__dynamic_shmem__N`, [0 x i8]) internal, and the NVPTX back end turns it
+# into a static shared variable of its own (ptxas: 4 bytes more static memory).  With other
+# workgroup memory in the kernel, its accesses overlap that memory (wrong numbers), and
+# 227 KiB of dynamic memory no longer fits beside 4096 + 4 static bytes (cuFuncSetAttribute:
+# CUDA_ERROR_INVALID_VALUE).  The real tools fail on a GPU too; the cpu backend refuses them.
+GPU_LOWERING_FAULTS = {
+    "cpu/gpu_barrier_memory.mlir": "the dynamic shared memory overlaps the workgroup "
+                                   "buffers (LLVM 22's NVPTX demotes __dynamic_shmem__0)",
+    "gpu/shared_memory_limits.mlir": "4100 static bytes (LLVM 22's NVPTX demotes "
+                                     "__dynamic_shmem__0) + 228352 dynamic exceed 227 KiB",
+}
+CPU_KNOWN.update({rel: f"refused on the cpu backend (needs a GPU): {why}"
+                  for rel, why in GPU_LOWERING_FAULTS.items()})
 # GPU programs that LLVM 22's gpu-to-llvm breaks: a !gpu.async.token crossing
 # async.execute becomes the stream itself, given to mgpuStreamWaitEvent /
 # mgpuEventSynchronize / mgpuEventDestroy (no event is ever created), and a token
@@ -199,15 +213,22 @@ def test_lowered_program_runs_on_embedded_runner(path: Path, n: int, command: st
         if not _cuda_usable():
             ours = _embedded(runner, data, "cpu", tmp_path)
             assert ours.returncode != 0 and b"(needs a GPU)" in ours.stderr, ours.stderr.decode()
-            if rel in CPU_KNOWN:
-                pytest.xfail(CPU_KNOWN[rel])
             data, runner, check = _lower(path, command, "llvm")  # bitcode the cpu backend runs
             backend = "cpu"
+            if rel in CPU_KNOWN:
+                ours = _embedded(runner, data, backend, tmp_path)
+                assert ours.returncode != 0 and b"(needs a GPU)" in ours.stderr, \
+                    ours.stderr.decode()
+                pytest.xfail(CPU_KNOWN[rel])
         ours = _embedded(runner, data, backend, tmp_path)
-        assert ours.returncode == 0, ours.stderr.decode()
+        assert ours.returncode == 0 or rel in GPU_LOWERING_FAULTS, ours.stderr.decode()
         assert check is not None, f"{rel}: no FileCheck stage to compare with"
         fc = subprocess.run([str(LLVM_BIN / "FileCheck"), *check[1:]], input=ours.stdout,
                             capture_output=True, timeout=120)
+        if backend == "cuda" and rel in GPU_LOWERING_FAULTS:
+            assert ours.returncode != 0 or fc.returncode != 0, \
+                f"{rel} passes on the GPU: list it in GPU_LOWERING_FAULTS no more"
+            pytest.xfail(GPU_LOWERING_FAULTS[rel])
         if rel in LOWERING_FAULTS:
             reports = _driver_reports(data.decode())
             assert reports, f"{rel}: the lowering no longer misuses handles: list it no more"

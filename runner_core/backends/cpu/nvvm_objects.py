@@ -17,7 +17,10 @@ for the kernels we compile ourselves):
   operand, as MLIR's lowering encodes it: clamp = width - 1, up: 32 - width);
 * workgroup memory (`addrspace(3)` globals, dynamic shared memory) stays
   module globals: the kernels run their blocks one after another (the
-  descriptor's serial flag), so one copy is one block's;
+  descriptor's serial flag), so one copy is one block's.  A zero-length one
+  that is not external (mlir-opt 22's `__dynamic_shmem__N` is internal) is a
+  static variable on a GPU (NVPTX): alone it reaches on into the dynamic area,
+  beside other workgroup memory it overlaps it, and the object is refused;
 * `vprintf(fmt, args)` with a constant format becomes `printf` with the
   arguments read from the packed buffer (naturally aligned, floats as double,
   as MLIR's gpu.printf lowering packs them); `__assertfail` the runner's
@@ -97,6 +100,35 @@ define internal void @__assertfail(ptr %msg, ptr %file, i32 %line, ptr %fn, i64 
   unreachable
 }}
 """
+
+
+# A zero-length workgroup global that is not external: not the dynamic shared memory on a
+# GPU (only `.extern .shared ... []` is), see cpu_module.
+_DEMOTED = re.compile(r"^@\"?([\w.$]+)\"? = (?:internal|private) (?:unnamed_addr )?"
+                      r"addrspace\(3\) global \[0 x i8\]", re.M)
+
+
+_SHARED = re.compile(r"^@\"?([\w.$]+)\"? = (?:internal|private) (?:unnamed_addr )?"
+                     r"addrspace\(3\) global ", re.M)
+_FUNCTION = re.compile(r"^define [^@]*@\"?([\w.$]+)\"?\(.*?^}", re.M | re.S)
+
+
+def _overlapping_shared(text: str) -> tuple[str, str, str] | None:
+    """(function, zero-length global, other shared global) where a function uses both.
+
+    Alone in its kernel, the demoted variable sits at the start of the block's shared
+    memory and its accesses run on into the dynamic area: the mapping onto the dynamic
+    area is then what a GPU does."""
+    demoted = set(_DEMOTED.findall(text))
+    if not demoted:
+        return None
+    shared = set(_SHARED.findall(text)) - demoted
+    for m in _FUNCTION.finditer(text):
+        used = set(re.findall(r"@\"?([\w.$]+)", m.group(0)))
+        mine, other = sorted(used & demoted), sorted(used & shared)
+        if mine and other:
+            return m.group(1), mine[0], other[0]
+    return None
 
 
 class NotRunnable(Exception):
@@ -230,6 +262,16 @@ def cpu_module(bitcode: bytes, host_triple: str, host_layout: str) -> tuple[str,
         sizes = [td.get_abi_size(a.type) for a in fn.arguments]
         signatures.append((name, types, sizes))
 
+    clash = _overlapping_shared(text)
+    if clash:
+        kernel, demoted, other = clash
+        raise NotRunnable(
+            f"reads dynamic shared memory through @{demoted}, an internal zero-length "
+            f"workgroup global (mlir-opt 22's convert-gpu-to-nvvm makes it internal), in "
+            f"@{kernel}, which has other workgroup memory too (@{other}): LLVM's NVPTX back "
+            f"end turns @{demoted} into a static shared variable of its own, not the dynamic "
+            f"area, so on a GPU its accesses run into @{other} as ptxas lays them out; the "
+            f"cpu backend cannot say what a GPU computes then")
     lines = [ln for ln in text.splitlines()
              if not ln.startswith(("target datalayout", "target triple"))]
     text = "\n".join(lines) + "\n"
