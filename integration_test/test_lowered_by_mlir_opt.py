@@ -69,13 +69,7 @@ def _cases() -> list[tuple[Path, int, str]]:
 
 CASES = _cases()
 # GPU programs whose mlir-opt 22 lowering the cpu backend does not run, and why.
-CPU_KNOWN = {
-    "gpu/clusters.mlir": "the cpu backend does not map the cluster id registers "
-                         "(llvm.nvvm.read.ptx.sreg.cluster*) of a bitcode object: a located "
-                         "error naming them",
-    "gpu/device_assert.mlir": "__assertfail in a bitcode object stops the program on the cpu "
-                              "backend instead of CUDA's report-and-go-on",
-}
+CPU_KNOWN: dict[str, str] = {}
 # Kernels that LLVM 22 miscompiles for a GPU: convert-gpu-to-nvvm makes the dynamic shared
 # memory global (`__dynamic_shmem__N`, [0 x i8]) internal, and the NVPTX back end turns it
 # into a static shared variable of its own (ptxas: 4 bytes more static memory).  With other
@@ -223,7 +217,10 @@ def test_lowered_program_runs_on_embedded_runner(path: Path, n: int, command: st
         ours = _embedded(runner, data, backend, tmp_path)
         assert ours.returncode == 0 or rel in GPU_LOWERING_FAULTS, ours.stderr.decode()
         assert check is not None, f"{rel}: no FileCheck stage to compare with"
-        fc = subprocess.run([str(LLVM_BIN / "FileCheck"), *check[1:]], input=ours.stdout,
+        # `mlir-runner ... 2>&1 | FileCheck`: FileCheck reads both streams.
+        merged = "2>&1" in command.split("|")[-2] if "|" in command else False
+        fc = subprocess.run([str(LLVM_BIN / "FileCheck"), *check[1:]],
+                            input=ours.stdout + ours.stderr if merged else ours.stdout,
                             capture_output=True, timeout=120)
         if backend == "cuda" and rel in GPU_LOWERING_FAULTS:
             assert ours.returncode != 0 or fc.returncode != 0, \

@@ -10,7 +10,9 @@ for the kernels we compile ourselves):
 * address spaces are dropped (all memory is host memory); `addrspacecast`
   becomes a no-op `bitcast`;
 * `llvm.nvvm.read.ptx.sreg.{tid,ctaid,ntid,nctaid}.{x,y,z}`, `laneid`,
-  `warpsize` read the running thread's block record
+  `warpsize`, the cluster registers (`clusterid`, `nclusterid`,
+  `cluster.ctaid`, `cluster.nctaid`, `cluster.ctarank`, `cluster.nctarank`)
+  read the running thread's block record
   (``gpurunner_cpu_current_block``; the fiber runtime keeps ``B_CUR_TID``);
 * `llvm.nvvm.barrier0` / `barrier.cta.sync*` / `barrier.sync` call the fiber
   barrier; `llvm.nvvm.shfl.sync.*` the fiber shuffle (width from the clamp
@@ -23,8 +25,9 @@ for the kernels we compile ourselves):
   beside other workgroup memory it overlaps it, and the object is refused;
 * `vprintf(fmt, args)` with a constant format becomes `printf` with the
   arguments read from the packed buffer (naturally aligned, floats as double,
-  as MLIR's gpu.printf lowering packs them); `__assertfail` the runner's
-  assertion hook; `__nv_*` math the C library's function of the same name.
+  as MLIR's gpu.printf lowering packs them); `__assertfail` CUDA's device-side
+  assert (the driver's line, the thread ends, the provider then answers as after
+  CUDA_ERROR_ASSERT); `__nv_*` math the C library's function of the same name.
 
 Anything else (`vote`, `redux`, `match`, `atom` intrinsics, ...) is refused at
 the `gpu.binary` with the names of what is missing.
@@ -48,6 +51,11 @@ _SHFL_MODE = {"bfly": L.SHUFFLE_MODE_CODES["xor"], "up": L.SHUFFLE_MODE_CODES["u
 _BARRIERS = {"barrier0", "barrier.cta.sync.aligned.all", "barrier.cta.sync.all",
              "barrier.sync", "barrier.cta.sync.aligned", "barrier.cta.sync"}
 DYNAMIC_SHARED_BYTES = 256 * 1024  # what a kernel may ask for (an H100 allows 227 KiB)
+
+# The line CUDA's driver prints for a failing device-side assert (as kernel.py's hook).
+_ASSERT_FMT = ("%s:%d: %s: block: [%lld,%lld,%lld], thread: [%lld,%lld,%lld] "
+               "Assertion `%s` failed.\n")
+_ASSERT_FMT_IR = _ASSERT_FMT.replace("\n", "\\0A")
 
 _PRELUDE = f"""
 declare ptr @gpurunner_cpu_current_block()
@@ -95,8 +103,28 @@ define internal {{i64, i1}} @__gr.shfl(i32 %mode, i64 %bits, i32 %off, i32 %clam
   ret {{i64, i1}} %r
 }}
 
+; CUDA's device-side assertion: the driver's line, the launch marked (the provider then
+; answers as a context after CUDA_ERROR_ASSERT), and this thread ends; the others go on.
+@__gr.assert_fmt = private unnamed_addr constant [{len(_ASSERT_FMT) + 1} x i8] c"{_ASSERT_FMT_IR}\\00"
+@stderr = external global ptr
+declare i32 @fprintf(ptr, ptr, ...)
+declare void @gpurunner_cpu_thread_exit(ptr)
 define internal void @__assertfail(ptr %msg, ptr %file, i32 %line, ptr %fn, i64 %size) {{
-  call void @{ASSERT_FAIL}(ptr %msg, ptr %file)
+  %b = call ptr @gpurunner_cpu_current_block()
+  %lp = getelementptr i64, ptr %b, i64 {L.B_LAUNCH}
+  %launch = load ptr, ptr %lp
+  %ap = getelementptr i64, ptr %launch, i64 {L.L_ASSERTED}
+  %old = atomicrmw xchg ptr %ap, i64 1 monotonic
+  %bx = call i64 @__gr.slot(i64 {L.B_BID})
+  %by = call i64 @__gr.slot(i64 {L.B_BID + 1})
+  %bz = call i64 @__gr.slot(i64 {L.B_BID + 2})
+  %tx = call i64 @__gr.slot(i64 {L.B_CUR_TID})
+  %ty = call i64 @__gr.slot(i64 {L.B_CUR_TID + 1})
+  %tz = call i64 @__gr.slot(i64 {L.B_CUR_TID + 2})
+  %err = load ptr, ptr @stderr
+  %r = call i32 (ptr, ptr, ...) @fprintf(ptr %err, ptr @__gr.assert_fmt, ptr %file, i32 %line,
+      ptr %fn, i64 %bx, i64 %by, i64 %bz, i64 %tx, i64 %ty, i64 %tz, ptr %msg)
+  call void @gpurunner_cpu_thread_exit(ptr %b)
   unreachable
 }}
 """
@@ -141,6 +169,29 @@ def _sreg(name: str) -> str | None:
         slot = _SREG[m.group(1)] + "xyz".index(m.group(2))
         return (f"  %v = call i64 @__gr.slot(i64 {slot})\n  %r = trunc i64 %v to i32\n"
                 "  ret i32 %r\n")
+    m = re.fullmatch(r"read\.ptx\.sreg\.(cluster\.ctaid|cluster\.nctaid|clusterid|nclusterid)"
+                     r"\.([xyz])", name)
+    if m:  # a cluster is a box of blocks of the grid (each block one without clusters)
+        d = "xyz".index(m.group(2))
+        op = {"cluster.ctaid": "urem", "clusterid": "udiv", "nclusterid": "udiv"}.get(m.group(1))
+        base = L.B_GDIM if m.group(1) == "nclusterid" else L.B_BID
+        value = "%c" if op is None else "%v"
+        return (f"  %c = call i64 @__gr.slot(i64 {L.B_CLUSTER + d})\n"
+                + (f"  %b = call i64 @__gr.slot(i64 {base + d})\n  %v = {op} i64 %b, %c\n"
+                   if op else "")
+                + f"  %r = trunc i64 {value} to i32\n  ret i32 %r\n")
+    if name in ("read.ptx.sreg.cluster.ctarank", "read.ptx.sreg.cluster.nctarank"):
+        lines = []
+        for d in range(3):
+            lines.append(f"  %c{d} = call i64 @__gr.slot(i64 {L.B_CLUSTER + d})")
+            lines.append(f"  %b{d} = call i64 @__gr.slot(i64 {L.B_BID + d})")
+            lines.append(f"  %i{d} = urem i64 %b{d}, %c{d}")
+        if name.endswith("nctarank"):
+            lines += ["  %n1 = mul i64 %c0, %c1", "  %v = mul i64 %n1, %c2"]
+        else:  # x fastest, as PTX's %cluster_ctarank
+            lines += ["  %z1 = mul i64 %i2, %c1", "  %z2 = add i64 %z1, %i1",
+                      "  %z3 = mul i64 %z2, %c0", "  %v = add i64 %z3, %i0"]
+        return "\n".join(lines) + "\n  %r = trunc i64 %v to i32\n  ret i32 %r\n"
     if name == "read.ptx.sreg.laneid":
         return "  %l = call i32 @__gr.linear()\n  %r = and i32 %l, 31\n  ret i32 %r\n"
     if name == "read.ptx.sreg.warpsize":
