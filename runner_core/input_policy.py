@@ -37,14 +37,15 @@ def check(module, text: str) -> None:
     """Raise mlir-runner's error for the first op the real runner would not take."""
     from runner_core.codegen.diag import op_location
 
-    for op in module.walk():
-        dialect = op.name.split(".", 1)[0]
-        if op.name == "builtin.unrealized_conversion_cast":
-            message = f"LLVM Translation failed for operation: {op.name}"
-        elif dialect not in TRANSLATABLE:
-            message = f"Dialect `{dialect}' not found for custom op '{op.name}'"
-        else:
-            continue
+    # An unloaded dialect fails the parse, before any translation: that error comes first.
+    found = next(((op, f"Dialect `{op.name.split('.', 1)[0]}' not found for custom op "
+                   f"'{op.name}'") for op in module.walk()
+                  if op.name.split(".", 1)[0] not in TRANSLATABLE), None)
+    found = found or next(((op, f"LLVM Translation failed for operation: {op.name}")
+                           for op in module.walk()
+                           if op.name == "builtin.unrealized_conversion_cast"), None)
+    if found is not None:
+        op, message = found
         loc = op_location(op)
         lines = text.splitlines()
         line = lines[loc.line - 1] if loc is not None and 1 <= loc.line <= len(lines) else None
