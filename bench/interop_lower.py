@@ -83,7 +83,8 @@ def normalized(out: bytes) -> bytes:
 VARIANT_KEY = "cubin-format=%gpu_compilation_format"
 
 
-def _entry(out: Path, runner: list[str], after: list[list[str]], source: Path, save: Path) -> dict:
+def _entry(out: Path, runner: list[str], after: list[list[str]], source: Path, save: Path,
+           merged: bool = False) -> dict:
     """What bench/gpu_check_interop.py needs to run one lowered program elsewhere: runner
     arguments with library names instead of this machine's paths, and the FileCheck stage
     with its check file (a file outside the checkout is copied next to the programs)."""
@@ -104,7 +105,8 @@ def _entry(out: Path, runner: list[str], after: list[list[str]], source: Path, s
     except ValueError:  # --save outside the checkout
         lowered = str(out.resolve())
     return {"lowered": lowered, "runner": runner,
-            "filecheck": check_args, "check_file": check_file, "has_check": bool(check)}
+            "filecheck": check_args, "check_file": check_file, "has_check": bool(check),
+            "stderr_to_filecheck": merged}
 
 
 def toolkit_env(fmt: str) -> dict | None:
@@ -184,7 +186,9 @@ def main() -> int:
             if not verdict:
                 out = save / (rel.replace("/", "__") + f".{tag}.mlir")
                 out.write_bytes(data)
-                manifest.append(_entry(out, runner, after, path, save))
+                stage = next((st for st in command.split("|")
+                              if st.split() and st.split()[0] in RUNNERS), "")
+                manifest.append(_entry(out, runner, after, path, save, "2>&1" in stage.split()))
                 if args.lower_only:
                     verdict = "lowered"
                 else:
