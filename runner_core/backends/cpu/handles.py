@@ -11,8 +11,9 @@ destruction is refused the same way), upstream's ``mgpu*`` wrappers print
 ``'<call>' failed with '<error>'`` and the program goes on.  The cpu backend
 used to dereference or free the record and crash.
 
-How.  Each record carries a tag word: :data:`STREAM_TAG` / :data:`EVENT_TAG`
-while it lives, :data:`DEAD` once destroyed.  A destroyed record is not given
+How.  Each record carries a tag word: a stream's (:data:`STREAM_MAGIC`, a
+destroyed bit, its incarnation) / :data:`EVENT_TAG` while it lives, :data:`DEAD`
+once its record is retired.  A destroyed record is not given
 back to ``malloc`` but kept on a free list of its kind (reused by the next
 create, as the driver may reuse a handle), so its tag stays readable.  A call
 given a handle whose tag is not the expected one prints upstream's line with
@@ -25,11 +26,17 @@ from __future__ import annotations
 
 from runner_core.runtime import mgpu_reports
 
-STREAM_TAG = 0x316D727473707267  # "gprstrm1" (little-endian bytes)
+# A stream's tag: STREAM_MAGIC in the high 32 bits, then a destroyed bit and a 31-bit
+# incarnation number (each create takes the next), so an event can tell the stream it was
+# recorded on from a later stream that reuses the record (that one's work is all done:
+# a record is reused only once its stream is idle).
+STREAM_MAGIC = 0x67727374  # "grst"
+DESTROYED_BIT = 1 << 31
 EVENT_TAG = 0x31746E7665707267  # "gprevnt1"
 DEAD = 0x646165647265706F
 STREAM_BYTES, STREAM_TAG_SLOT = 32, 3
-EVENT_BYTES, EVENT_TAG_SLOT = 24, 2
+# Events: {ptr stream, i64 its enqueued count when recorded, i64 tag, i64 stream's tag}.
+EVENT_BYTES, EVENT_TAG_SLOT, EVENT_STREAM_TAG_SLOT = 32, 2, 3
 # Destroyed records kept per kind for reuse; beyond that they are freed (and a later use of
 # such a handle is no longer recognised).
 FREE_LIST = 4096
@@ -145,16 +152,46 @@ look:
 no:
   ret i1 false
 }}
+@streams.incarnation = internal global i64 0
+define internal i64 @stream.next_tag() alwaysinline {{
+  %n = atomicrmw add ptr @streams.incarnation, i64 1 monotonic
+  %g = and i64 %n, {DESTROYED_BIT - 1}
+  %t = or i64 %g, {STREAM_MAGIC << 32}
+  ret i64 %t
+}}
+define internal i64 @stream.tag(ptr %s) alwaysinline {{
+  %tp = getelementptr i64, ptr %s, i64 {STREAM_TAG_SLOT}
+  %t = load atomic i64, ptr %tp acquire, align 8
+  ret i64 %t
+}}
+; A live stream (not null): its magic, and not destroyed.
+define internal i1 @stream.live(ptr %s) alwaysinline {{
+entry:
+  %null = icmp eq ptr %s, null
+  br i1 %null, label %no, label %look
+look:
+  %t = call i64 @stream.tag(ptr %s)
+  %top = lshr i64 %t, 31
+  %ok = icmp eq i64 %top, {STREAM_MAGIC << 1}
+  ret i1 %ok
+no:
+  ret i1 false
+}}
 ; A stream argument is fine when null (the default stream) or a live stream.
 define internal i1 @stream.ok(ptr %s) alwaysinline {{
 entry:
   %null = icmp eq ptr %s, null
   br i1 %null, label %yes, label %look
 look:
-  %live = call i1 @handle.live(ptr %s, i64 {STREAM_TAG_SLOT}, i64 {STREAM_TAG})
+  %live = call i1 @stream.live(ptr %s)
   ret i1 %live
 yes:
   ret i1 true
+}}
+define internal void @stream.kill(ptr %s) alwaysinline {{
+  %tp = getelementptr i64, ptr %s, i64 {STREAM_TAG_SLOT}
+  %old = atomicrmw or ptr %tp, i64 {DESTROYED_BIT} acq_rel
+  ret void
 }}
 ; Work on a destroyed stream is refused as the driver refuses it: reported, not done.
 define internal i1 @stream.guard(ptr %s, ptr %call) alwaysinline {{

@@ -123,7 +123,8 @@ go:
   ret void
 }
 define ptr @mgpuStreamCreate() {
-  %s = call ptr @streams.new(i64 STREAM_BYTES, i64 STREAM_TAG_SLOT, i64 STREAM_TAG)
+  %tag = call i64 @stream.next_tag()
+  %s = call ptr @streams.new(i64 STREAM_BYTES, i64 STREAM_TAG_SLOT, i64 %tag)
   ret ptr %s
 }
 define void @mgpuStreamDestroy(ptr %s) {
@@ -131,13 +132,13 @@ entry:
   %null = icmp eq ptr %s, null
   br i1 %null, label %out, label %check
 check:
-  %live = call i1 @handle.live(ptr %s, i64 STREAM_TAG_SLOT, i64 STREAM_TAG)
+  %live = call i1 @stream.live(ptr %s)
   br i1 %live, label %some, label %bad
 bad:
   call void @handle.report(ptr @call.stream_destroy, ptr %s)
   br label %out
 some:
-  call void @handle.kill(ptr %s, i64 STREAM_TAG_SLOT)
+  call void @stream.kill(ptr %s)
   %pk = getelementptr i64, ptr %s, i64 2
   %k = load atomic i64, ptr %pk monotonic, align 8
   %known = icmp ne i64 %k, 0
@@ -207,14 +208,27 @@ none:
 some:
   %q = load atomic i64, ptr %s monotonic, align 8
   store i64 %q, ptr %pq
+  %st = call i64 @stream.tag(ptr %s)
+  %stp = getelementptr i64, ptr %e, i64 EVENT_STREAM_TAG_SLOT
+  store i64 %st, ptr %stp
   ret void
 }
 ; The event's stream, or null when the work it marks has finished.
+; (A stream whose record was reused since the event was recorded had finished: records
+; are reused only once idle.  The destroyed bit does not count: work still completes.)
 define internal ptr @pending_stream(ptr %e) {
 entry:
   %s = load ptr, ptr %e
   %null = icmp eq ptr %s, null
-  br i1 %null, label %done, label %check
+  br i1 %null, label %done, label %same
+same:
+  %now = call i64 @stream.tag(ptr %s)
+  %stp = getelementptr i64, ptr %e, i64 EVENT_STREAM_TAG_SLOT
+  %then = load i64, ptr %stp
+  %diff = xor i64 %now, %then
+  %other = and i64 %diff, -2147483649
+  %moved = icmp ne i64 %other, 0
+  br i1 %moved, label %done, label %check
 check:
   %pq = getelementptr i64, ptr %e, i64 1
   %q = load i64, ptr %pq
@@ -459,8 +473,8 @@ live:
 
 def _with_handles(text: str) -> str:
     """The shim's text with :mod:`.handles`' records and checks, placeholders filled."""
-    for name in ("STREAM_BYTES", "STREAM_TAG_SLOT", "STREAM_TAG", "EVENT_BYTES",
-                 "EVENT_TAG_SLOT", "EVENT_TAG"):
+    for name in ("STREAM_BYTES", "STREAM_TAG_SLOT", "EVENT_BYTES", "EVENT_TAG_SLOT",
+                 "EVENT_STREAM_TAG_SLOT", "EVENT_TAG"):
         text = re.sub(rf"\b{name}\b", str(getattr(handles, name)), text)
     return handles.HANDLES_IR + text
 
