@@ -99,7 +99,10 @@ def _entry(out: Path, runner: list[str], after: list[list[str]], source: Path, s
             copy = save / "checks" / source.name
             copy.parent.mkdir(exist_ok=True)
             copy.write_bytes(source.read_bytes())
-            check_file = str(copy.resolve())
+            try:  # relative, so the manifest works in another checkout (the GPU machine)
+                check_file = copy.resolve().relative_to(ROOT).as_posix()
+            except ValueError:
+                check_file = str(copy.resolve())
     try:
         lowered = out.resolve().relative_to(ROOT).as_posix()
     except ValueError:  # --save outside the checkout
