@@ -278,3 +278,20 @@ def test_destroyed_or_foreign_handles_are_reported_and_the_program_goes_on(fake,
     assert drv.named("cuMemcpyAsync") == drv.named("cuLaunchKernel") == []
     assert drv.named("cuStreamSynchronize") == []
     assert f["stream"]() == s and f["stream"]() != s
+
+
+def test_streams_refilled_between_runs_are_not_taken_for_destroyed_ones(fake, capfd):
+    """Only streams this run's program destroyed are refused (the pool's mark): a program
+    creating and destroying a stream per op scans one entry, not every pooled stream."""
+    from runner_core.runtime.cstdio import flush_all
+
+    drv, provider, f = fake
+    kept = [f["stream"]() for _ in range(3)]
+    provider._refill_stream_pool()  # a new run: all three are free again
+    s = f["stream"]()  # takes the last one
+    f["destroy"](s)
+    f["memcpy"](0x10, 0x20, 8, kept[0])  # free, but not destroyed by this program
+    f["memcpy"](0x10, 0x20, 8, s)
+    flush_all()
+    assert capfd.readouterr().err.count("CUDA_ERROR_CONTEXT_IS_DESTROYED") == 1
+    assert [c[4] for c in drv.named("cuMemcpyAsync")] == [kept[0]]

@@ -182,6 +182,7 @@ class CudaRuntimeProvider(Provider):
         self._pool_free_n = ctypes.c_int64.from_address(a("streams.free_count"))
         self._pool_all = (ctypes.c_void_p * POOL).from_address(a("streams.all"))
         self._pool_all_n = ctypes.c_int64.from_address(a("streams.all_count"))
+        self._pool_mark = ctypes.c_int64.from_address(a("streams.mark"))
         for name, (restype, argtypes) in _PY_CALLBACKS.items():
             cb = ctypes.CFUNCTYPE(restype, *argtypes)(getattr(self, "_py_" + name))
             self._callbacks.append(cb)
@@ -290,6 +291,7 @@ class CudaRuntimeProvider(Provider):
         n = self._pool_all_n.value
         ctypes.memmove(self._pool_free, self._pool_all, n * ctypes.sizeof(ctypes.c_void_p))
         self._pool_free_n.value = n
+        self._pool_mark.value = n  # none of these is a stream the next program destroyed
 
     def _unload_unused(self) -> None:
         """Modules of earlier runs go now: no thread of those runs can still use them."""

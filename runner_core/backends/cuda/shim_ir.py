@@ -22,7 +22,8 @@ POOL = 4096
 # Grid and block sizes as the driver takes them (u32), after the launch checks.
 TRUNC_SIZES = "\n".join(f"  %{d}32 = trunc i64 %{d} to i32"
                         for d in ("gx", "gy", "gz", "bx", "by", "bz"))
-_POOL_GLOBALS = ("streams.free", "streams.free_count", "streams.all", "streams.all_count")
+_POOL_GLOBALS = ("streams.free", "streams.free_count", "streams.all", "streams.all_count",
+                 "streams.mark")
 
 # Driver entry points the IR calls, with their LLVM signatures.
 _DRIVER_DECLS = {
@@ -154,6 +155,9 @@ entry:
 @streams.lock = internal global i32 0
 @streams.free = global [{POOL} x ptr] zeroinitializer
 @streams.free_count = global i64 0
+; Free-list entries below the mark were put there between runs (never the program's):
+; only those above it can be streams this run's program destroyed.
+@streams.mark = global i64 0
 @streams.all = global [{POOL} x ptr] zeroinitializer
 @streams.all_count = global i64 0
 @msg = private unnamed_addr constant [11 x i8] c"CUDA error\\00"
@@ -272,6 +276,7 @@ entry:
   ret void
 }}
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+declare i64 @llvm.smin.i64(i64, i64)
 
 ; Streams come from a pool: generated code creates a stream per async op (and a
 ; temporary one per synchronous op) and never destroys the streams tokens stand
@@ -309,6 +314,9 @@ reuse:
   %fp = getelementptr [{POOL} x ptr], ptr @streams.free, i64 0, i64 %n1
   %s0 = load ptr, ptr %fp
   store i64 %n1, ptr @streams.free_count
+  %mark = load i64, ptr @streams.mark
+  %lower = call i64 @llvm.smin.i64(i64 %mark, i64 %n1)
+  store atomic i64 %lower, ptr @streams.mark monotonic, align 8
   call void @pool_unlock()
   ret ptr %s0
 create:
@@ -338,20 +346,23 @@ out:
 
 ; Is %s a stream the program destroyed (kept in the pool, not yet handed out again)?
 ; The driver refuses such a handle (CUDA_ERROR_CONTEXT_IS_DESTROYED); so do we, though
-; the driver's stream still lives.  The free list is short: streams are reused LIFO.
+; the driver's stream still lives.  Only the entries above the mark are searched: the
+; program's own destroys (streams are reused LIFO, so there are few).
 define internal i1 @pooled(ptr %s) {{
 entry:
   %any = load atomic i64, ptr @streams.free_count monotonic, align 8
-  %none = icmp eq i64 %any, 0
+  %low = load atomic i64, ptr @streams.mark monotonic, align 8
+  %none = icmp sle i64 %any, %low
   %isnull = icmp eq ptr %s, null
   %skip = or i1 %none, %isnull
   br i1 %skip, label %no, label %scan
 scan:
   call void @pool_lock()
   %n = load i64, ptr @streams.free_count
+  %from = load i64, ptr @streams.mark
   br label %loop
 loop:
-  %i = phi i64 [0, %scan], [%i1, %next]
+  %i = phi i64 [%from, %scan], [%i1, %next]
   %more = icmp slt i64 %i, %n
   br i1 %more, label %test, label %notfound
 test:
