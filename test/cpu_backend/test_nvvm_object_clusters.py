@@ -122,3 +122,51 @@ def test_cluster_registers_and_device_assert(tmp_path):
         [f"k.cu:7: kk: block: [{x},{y},{z}], thread: [1,0,0] Assertion `odd` failed."
          for x, y, z in blocks]
         + ["'cuStreamSynchronize(stream)' failed with 'CUDA_ERROR_ASSERT'"])
+
+
+SHARED_KERNEL = """target triple = "nvptx64-nvidia-cuda"
+@small = internal addrspace(3) global [1024 x i32] undef, align 4
+@dyn = external addrspace(3) global [0 x i8], align 16
+define ptx_kernel void @k(ptr %out) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %p = getelementptr [1024 x i32], ptr addrspace(3) @small, i32 0, i32 %t
+  store i32 %t, ptr addrspace(3) %p
+  %d = getelementptr i32, ptr addrspace(3) @dyn, i32 %t
+  store i32 %t, ptr addrspace(3) %d
+  %v = load i32, ptr addrspace(3) %p
+  store i32 %v, ptr %out
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+"""
+
+
+def _launch_with_dynamic(tmp_path, dynamic: int):
+    _init()
+    obj = "".join(f"\\{b:02X}" for b in llvm.parse_assembly(SHARED_KERNEL).as_bitcode())
+    program = f"""module attributes {{gpu.container_module}} {{
+  llvm.func @malloc(i64) -> !llvm.ptr
+  llvm.func @main() {{
+    %c1 = llvm.mlir.constant(1 : index) : i64
+    %smem = llvm.mlir.constant({dynamic} : i32) : i32
+    %bytes = llvm.mlir.constant(4 : i64) : i64
+    %p = llvm.call @malloc(%bytes) : (i64) -> !llvm.ptr
+    gpu.launch_func  @k::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) : i64 dynamic_shared_memory_size %smem args(%p : !llvm.ptr)
+    llvm.return
+  }}
+  gpu.binary @k  [#gpu.object<#nvvm.target<chip = "sm_90">, offload = "{obj}">]
+}}
+"""
+    return tool_main(["mlir-runner", "-e", "main", "--entry-point-result=void",
+                      "--shared-libs=mlir_cuda_runtime"], program.encode(),
+                     {"GPURUNNER_BACKEND": "cpu"}, str(tmp_path))
+
+
+def test_an_objects_static_shared_memory_counts_against_the_block_limit(tmp_path):
+    """4096 static bytes (@small, the only defined workgroup global the kernel names) plus
+    the dynamic size may not exceed sm_90's 227 KiB per block (232448 bytes)."""
+    assert _launch_with_dynamic(tmp_path, 232448 - 4096).returncode == 0
+    res = _launch_with_dynamic(tmp_path, 232448 - 4096 + 1)
+    assert res.returncode == 1
+    assert ("232449 bytes of workgroup memory per block (4096 static + 228353 dynamic)"
+            in res.stderr.decode())

@@ -159,6 +159,34 @@ def _overlapping_shared(text: str) -> tuple[str, str, str] | None:
     return None
 
 
+_SHARED_DEF = re.compile(r"^@\"?([\w.$]+)\"? = (?!external)[^\n]*addrspace\(3\) global "
+                         r"[^\n]*?(?:, align (\d+))?$", re.M)
+
+
+def _static_shared(mod, text: str, td) -> dict[str, int]:
+    """Bytes of static shared memory each function would have on a GPU: the defined
+    `addrspace(3)` globals it names, laid out in declaration order at their alignment
+    (what ptxas reports for these kernels), a zero-length one taking 1 byte (NVPTX's
+    `.b8 name;`).  The provider checks launches against it, as the driver does."""
+    types = {g.name: g.global_value_type for g in mod.global_variables}
+    globs = []
+    for m in _SHARED_DEF.finditer(text):
+        ty = types.get(m.group(1))
+        if ty is None:
+            continue
+        align = int(m.group(2)) if m.group(2) else td.get_abi_alignment(ty)
+        globs.append((m.group(1), max(td.get_abi_size(ty), 1), max(align, 1)))
+    out = {}
+    for m in _FUNCTION.finditer(text):
+        used = set(re.findall(r"@\"?([\w.$]+)", m.group(0)))
+        total = 0
+        for name, size, align in globs:
+            if name in used:
+                total = (total + align - 1) // align * align + size
+        out[m.group(1)] = total
+    return out
+
+
 class NotRunnable(Exception):
     """What of an object the cpu backend cannot run (the message names it)."""
 
@@ -306,12 +334,13 @@ def cpu_module(bitcode: bytes, host_triple: str, host_layout: str) -> tuple[str,
     if not kernels:
         raise NotRunnable("no kernel (ptx_kernel function) in the object")
     td = llvm.create_target_data(host_layout)
+    shared = _static_shared(mod, text, td)
     signatures = []
     for name in kernels:
         fn = mod.get_function(name)
         types = [str(a.type) for a in fn.arguments]
         sizes = [td.get_abi_size(a.type) for a in fn.arguments]
-        signatures.append((name, types, sizes))
+        signatures.append((name, types, sizes, shared.get(name, 0)))
 
     clash = _overlapping_shared(text)
     if clash:
@@ -332,6 +361,10 @@ def cpu_module(bitcode: bytes, host_triple: str, host_layout: str) -> tuple[str,
     text = re.sub(r"\bptx_kernel\s+", "", text)
     text = re.sub(r"\[0 x i8\] (undef|poison|zeroinitializer)",
                   f"[{DYNAMIC_SHARED_BYTES} x i8] zeroinitializer", text)
+    # `extern __shared__` (external, zero-length): the dynamic shared memory, defined here.
+    text = re.sub(r"^(@\S+ = )external ((?:\w+ )*)global \[0 x i8\]",
+                  rf"\1internal \2global [{DYNAMIC_SHARED_BYTES} x i8] zeroinitializer",
+                  text, flags=re.M)
 
     missing: list[str] = []
     defs: list[str] = []
@@ -381,7 +414,7 @@ def _entry_points(signatures: list[tuple]) -> str:
     """``@k.thread`` (one GPU thread, run as a fiber) and ``@__gpurunner_kdesc.k``."""
     out = []
     flags = L.FLAG_FIBERS | L.FLAG_SERIAL
-    for name, types, sizes in signatures:
+    for name, types, sizes, static in signatures:
         lines = [f'define internal void @"{name}.thread"(ptr %blk, i64 %tx, i64 %ty, i64 %tz, '
                  "ptr %params) {"]
         for d, v in enumerate(("%tx", "%ty", "%tz")):
@@ -404,7 +437,7 @@ def _entry_points(signatures: list[tuple]) -> str:
                      + ", ".join(f"i64 {s}" for s in sizes) + "]")
         lines.append(f'@"{L.KDESC_PREFIX}{name}" = constant {{ptr, ptr, i64, i64, ptr, ptr, '
                      f'i64, i64, ptr}} {{ptr null, ptr @"{name}.thread", i64 0, i64 {flags}, '
-                     f'ptr @"__gr.kname.{name}", ptr null, i64 0, i64 {n}, '
+                     f'ptr @"__gr.kname.{name}", ptr null, i64 {static}, i64 {n}, '
                      f'ptr @"__gr.ksizes.{name}"}}')
         out.append("\n".join(lines) + "\n")
     return "".join(out)
