@@ -22,7 +22,10 @@ for the kernels we compile ourselves):
   descriptor's serial flag), so one copy is one block's.  A zero-length one
   that is not external (mlir-opt 22's `__dynamic_shmem__N` is internal) is a
   static variable on a GPU (NVPTX): alone it reaches on into the dynamic area,
-  beside other workgroup memory it overlaps it, and the object is refused;
+  beside other workgroup memory it overlaps it, and the object is refused.  Each
+  kernel's static share (as ptxas lays it out) goes into its descriptor, so a
+  launch is checked against the GPU's limits; `extern` zero-length is the
+  dynamic area;
 * `vprintf(fmt, args)` with a constant format becomes `printf` with the
   arguments read from the packed buffer (naturally aligned, floats as double,
   as MLIR's gpu.printf lowering packs them); `__assertfail` CUDA's device-side
