@@ -83,7 +83,8 @@ def normalized(out: bytes) -> bytes:
 VARIANT_KEY = "cubin-format=%gpu_compilation_format"
 
 
-def _entry(out: Path, runner: list[str], after: list[list[str]], source: Path, save: Path) -> dict:
+def _entry(out: Path, runner: list[str], after: list[list[str]], source: Path, save: Path,
+           merged: bool = False) -> dict:
     """What bench/gpu_check_interop.py needs to run one lowered program elsewhere: runner
     arguments with library names instead of this machine's paths, and the FileCheck stage
     with its check file (a file outside the checkout is copied next to the programs)."""
@@ -98,13 +99,30 @@ def _entry(out: Path, runner: list[str], after: list[list[str]], source: Path, s
             copy = save / "checks" / source.name
             copy.parent.mkdir(exist_ok=True)
             copy.write_bytes(source.read_bytes())
-            check_file = str(copy.resolve())
+            try:  # relative, so the manifest works in another checkout (the GPU machine)
+                check_file = copy.resolve().relative_to(ROOT).as_posix()
+            except ValueError:
+                check_file = str(copy.resolve())
     try:
         lowered = out.resolve().relative_to(ROOT).as_posix()
     except ValueError:  # --save outside the checkout
         lowered = str(out.resolve())
     return {"lowered": lowered, "runner": runner,
-            "filecheck": check_args, "check_file": check_file, "has_check": bool(check)}
+            "filecheck": check_args, "check_file": check_file, "has_check": bool(check),
+            "stderr_to_filecheck": merged}
+
+
+def toolkit_env(fmt: str) -> dict | None:
+    """mlir-opt's environment: for PTX/cubin/fatbin objects, ``CUDA_ROOT`` naming a CUDA
+    toolkit (when none is named and one is installed), so gpu-module-to-binary links
+    libdevice; without it LLVM 22 leaves ``.extern .func __nv_*`` in the PTX, which no
+    driver loads (CUDA_ERROR_INVALID_PTX).  The 'llvm' (offload) objects are left alone."""
+    if fmt == "llvm" or any(os.environ.get(v) for v in ("CUDA_ROOT", "CUDA_HOME", "CUDA_PATH")):
+        return None
+    for root in ("/usr/local/cuda", "/usr/lib/cuda"):
+        if Path(root, "nvvm", "libdevice").is_dir():
+            return dict(os.environ, CUDA_ROOT=root)
+    return None
 
 
 def run(argv: list[str], data: bytes | None, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -154,6 +172,7 @@ def main() -> int:
                         VARIANT_KEY, f"cubin-format={fmt} cubin-chip=sm_90 "
                                      f"cubin-features=+ptx80")))
         for tag, command in commands:
+            fmt = tag.split("-", 1)[1] if "-" in tag else args.format
             command = substitute(command, path.resolve(), lib_dir, args.format)
             opts, runner, after = split_pipeline(command)
             if runner is None:
@@ -161,7 +180,7 @@ def main() -> int:
             data = None
             verdict, detail = "", ""
             for opt in opts:
-                res = run([str(tool_dir / "mlir-opt"), *opt], data)
+                res = run([str(tool_dir / "mlir-opt"), *opt], data, toolkit_env(fmt))
                 if res.returncode:
                     verdict = "not lowerable"
                     detail = res.stderr.decode(errors="replace").splitlines()[:3]
@@ -170,7 +189,9 @@ def main() -> int:
             if not verdict:
                 out = save / (rel.replace("/", "__") + f".{tag}.mlir")
                 out.write_bytes(data)
-                manifest.append(_entry(out, runner, after, path, save))
+                stage = next((st for st in command.split("|")
+                              if st.split() and st.split()[0] in RUNNERS), "")
+                manifest.append(_entry(out, runner, after, path, save, "2>&1" in stage.split()))
                 if args.lower_only:
                     verdict = "lowered"
                 else:

@@ -1,6 +1,6 @@
 """LLVM-dialect coroutines (mlir-opt 22's ``convert-async-to-llvm`` output), lowered here;
-and ``llvm.inline_asm``, ``llvm.call_intrinsic`` (LLVM-dialect ops llvm.py, at its size limit,
-does not hold).
+and ``llvm.inline_asm``, ``llvm.call_intrinsic``, ``llvm.intr.assume`` (LLVM-dialect ops
+llvm.py, at its size limit, does not hold).
 
 Each ``llvm.intr.coro.*`` op is the LLVM intrinsic of the same name; the
 coroutine passes that split them run in the host JIT's pipeline, also at -O0
@@ -88,3 +88,23 @@ def _call_intrinsic(ctx: LoweringContext, op) -> None:
     fn = ctx.declare(prop(op, "intrin").data, ret, [a.type for a in args])
     res = ctx.builder.call(fn, args)
     ctx.set_results(op, [res] if op.results else [])
+
+
+@lowering("llvm.intr.assume")
+def _assume(ctx: LoweringContext, op) -> None:
+    """``llvm.assume(cond)``.  Operand bundles (``"align"(%p, %n)``, ``"nonnull"(%p)``,
+    ``"separate_storage"(%a, %b)`` ...) are dropped: llvmlite's builder cannot attach them,
+    and they only add facts the optimizer may use.  A program that honours them runs the
+    same without them, and one that breaks them has undefined behaviour either way.  What
+    LLVM's verifier asks of them is kept: a bundled assume's condition must be the
+    constant true (mlir-runner 22 refuses the module otherwise, with this message)."""
+    from runner_core.errors import IRError
+    from runner_core.ir.locations import op_location
+
+    cond = ctx.get(op.cond)
+    if op.bundles():
+        if not (isinstance(cond, ir.Constant) and cond.constant not in (0, False, None)):
+            raise IRError("assume with operand bundles must have i1 true condition "
+                          "(LLVM's verifier, when translating to LLVM IR)", op_location(op))
+        return
+    ctx.intrinsic("llvm.assume", VOID, [cond])

@@ -52,6 +52,19 @@ CALLS: dict[str, str | None] = {
 SUCCEED_AFTER_ASSERT = frozenset({"mgpuStreamDestroy"})
 
 
+# Driver results for a handle that names no live object of its kind: a stream or event
+# used after its destruction, or a stream given where an event is expected (LLVM 22's
+# gpu-to-llvm does that with a token that crosses async.execute).  Measured on an H100
+# (driver 580.159.04): cuStreamWaitEvent and cuEventSynchronize given a stream returned
+# CUDA_ERROR_CONTEXT_IS_DESTROYED; a null handle is CUDA_ERROR_INVALID_HANDLE.  Upstream's
+# wrappers print the line and the program goes on, so both backends do too.
+HANDLE_ERRORS = {709: "CUDA_ERROR_CONTEXT_IS_DESTROYED", 400: "CUDA_ERROR_INVALID_HANDLE"}
+HANDLE_CALLS = frozenset({
+    "mgpuStreamDestroy", "mgpuStreamSynchronize", "mgpuStreamWaitEvent", "mgpuEventDestroy",
+    "mgpuEventSynchronize", "mgpuEventRecord", "mgpuLaunchKernel", "mgpuLaunchClusterKernel",
+    "mgpuMemcpy", "mgpuMemset32", "mgpuMemset16"})
+
+
 def report_line(mgpu: str, error_name: str = ASSERT_NAME) -> str | None:
     """The line upstream's wrapper ``mgpu`` prints when its driver call fails."""
     call = CALLS.get(mgpu)

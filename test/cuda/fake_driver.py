@@ -111,6 +111,8 @@ def fake_runtime(monkeypatch, drv: FakeDriver):
         "sync": ctypes.CFUNCTYPE(None, P)(syms["mgpuStreamSynchronize"]),
         "destroy": ctypes.CFUNCTYPE(None, P)(syms["mgpuStreamDestroy"]),
         "event": ctypes.CFUNCTYPE(P)(syms["mgpuEventCreate"]),
+        "event_sync": ctypes.CFUNCTYPE(None, P)(syms["mgpuEventSynchronize"]),
+        "event_destroy": ctypes.CFUNCTYPE(None, P)(syms["mgpuEventDestroy"]),
         "record": ctypes.CFUNCTYPE(None, P, P)(syms["mgpuEventRecord"]),
         "wait": ctypes.CFUNCTYPE(None, P, P)(syms["mgpuStreamWaitEvent"]),
         "getfn": ctypes.CFUNCTYPE(P, P, ctypes.c_char_p)(syms["mgpuModuleGetFunction"]),

@@ -240,3 +240,58 @@ def test_cluster_launch_passes_cuLaunchKernelEx_a_cluster_config(fake):
     assert provider._run.errors == []
     f["cluster"](0xF00, 2, 1, 1, 1 << 32, 1, 1, 1, 1, 1, 0, None, params, None, 1)
     assert "launch dimensions" in provider._run.errors[-1]
+
+
+def test_destroyed_or_foreign_handles_are_reported_and_the_program_goes_on(fake, capfd):
+    """LLVM 22's gpu-to-llvm hands a stream to mgpuEventSynchronize/Destroy and
+    mgpuStreamWaitEvent (a token across async.execute) and reuses destroyed streams.  The
+    driver answers CUDA_ERROR_CONTEXT_IS_DESTROYED (measured on an H100 for a stream given
+    as an event); upstream's wrappers print their line and go on: no run error.  A stream
+    the program destroyed stays alive in our pool, so the runtime refuses it itself."""
+    from runner_core.runtime.cstdio import flush_all
+
+    drv, provider, f = fake
+    provider._run = rt._RunState(thread=threading.get_ident())  # errors would unwind
+    s = f["stream"]()
+    drv.fail["cuEventSynchronize"] = 709  # the driver's answer for a stream as an event
+    drv.fail["cuEventDestroy"] = 709
+    f["event_sync"](s)
+    f["event_destroy"](s)
+    f["destroy"](s)
+    f["destroy"](s)  # twice: the pool must not hand it out twice
+    f["memcpy"](0x10, 0x20, 8, s)
+    f["launch"](0xF00, 1, 1, 1, 1, 1, 1, 0, s, None, None, 0)
+    f["sync"](s)
+    flush_all()
+    err = capfd.readouterr().err
+    assert err == (
+        "'cuEventSynchronize(event)' failed with 'CUDA_ERROR_CONTEXT_IS_DESTROYED'\n"
+        "'cuEventDestroy(event)' failed with 'CUDA_ERROR_CONTEXT_IS_DESTROYED'\n"
+        "'cuStreamDestroy(stream)' failed with 'CUDA_ERROR_CONTEXT_IS_DESTROYED'\n"
+        "'cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst), reinterpret_cast<CUdeviceptr>"
+        "(src), sizeBytes, stream)' failed with 'CUDA_ERROR_CONTEXT_IS_DESTROYED'\n"
+        "'cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ, smem, "
+        "stream, params, extra)' failed with 'CUDA_ERROR_CONTEXT_IS_DESTROYED'\n"
+        "'cuStreamSynchronize(stream)' failed with 'CUDA_ERROR_CONTEXT_IS_DESTROYED'\n")
+    assert provider._run.errors == []
+    # Nothing reached the driver for the destroyed stream, and it is handed out once.
+    assert drv.named("cuMemcpyAsync") == drv.named("cuLaunchKernel") == []
+    assert drv.named("cuStreamSynchronize") == []
+    assert f["stream"]() == s and f["stream"]() != s
+
+
+def test_streams_refilled_between_runs_are_not_taken_for_destroyed_ones(fake, capfd):
+    """Only streams this run's program destroyed are refused (the pool's mark): a program
+    creating and destroying a stream per op scans one entry, not every pooled stream."""
+    from runner_core.runtime.cstdio import flush_all
+
+    drv, provider, f = fake
+    kept = [f["stream"]() for _ in range(3)]
+    provider._refill_stream_pool()  # a new run: all three are free again
+    s = f["stream"]()  # takes the last one
+    f["destroy"](s)
+    f["memcpy"](0x10, 0x20, 8, kept[0])  # free, but not destroyed by this program
+    f["memcpy"](0x10, 0x20, 8, s)
+    flush_all()
+    assert capfd.readouterr().err.count("CUDA_ERROR_CONTEXT_IS_DESTROYED") == 1
+    assert [c[4] for c in drv.named("cuMemcpyAsync")] == [kept[0]]

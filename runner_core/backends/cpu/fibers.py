@@ -59,7 +59,7 @@ UC_LINK, UC_STACK_SP, UC_STACK_SIZE = 8, 16, 32
 FP_CONTROL_DEFAULT = 0x1F80 | (0x037F << 32)
 
 EXPORTS = ("gpurunner_cpu_current_block", "gpurunner_cpu_barrier", "gpurunner_cpu_shuffle",
-           "gpurunner_cpu_run_blocks", "gpurunner_cpu_release")
+           "gpurunner_cpu_run_blocks", "gpurunner_cpu_release", "gpurunner_cpu_thread_exit")
 
 
 def default_mode(env=None) -> str:
@@ -450,7 +450,22 @@ def build_runtime_ir(mode: str, key: int, stack: int) -> str:
     h.b.call(IndirectCallee(thread_fn, tfnty),
              [blk, h.ld(fp, L.F_TID), h.ld(fp, L.F_TID + 1), h.ld(fp, L.F_TID + 2),
               h.ld(blk, L.B_PARAMS, PTR)])
+    thread_done = _fn(m, "thread_done", VOID, [PTR])
+    h.b.call(thread_done, [fp])
+    h.b.unreachable()
+
+    # gpurunner_cpu_thread_exit(blk): the running thread ends here, as if it returned
+    # (a device-side assertion in an object's kernel: noreturn __assertfail).
+    f = _fn(m, "gpurunner_cpu_thread_exit", VOID, [PTR], "external")
+    h = _B(f)
+    sched = h.ld(f.args[0], L.B_SCHED, PTR)
+    h.b.call(thread_done, [fiber_at(h, sched, h.ld(sched, L.S_CUR))])
+    h.b.unreachable()
+
     # The thread returned: it no longer takes part in barriers or warp rounds.
+    h = _B(thread_done)
+    (fp,) = thread_done.args
+    blk = h.ld(fp, L.F_BLOCK, PTR)
     sched = h.ld(blk, L.B_SCHED, PTR)
     h.st(h.c(L.DONE), fp, L.F_STATE)
     live = h.b.sub(h.ld(sched, L.S_LIVE), h.c(1))

@@ -10,18 +10,27 @@ for the kernels we compile ourselves):
 * address spaces are dropped (all memory is host memory); `addrspacecast`
   becomes a no-op `bitcast`;
 * `llvm.nvvm.read.ptx.sreg.{tid,ctaid,ntid,nctaid}.{x,y,z}`, `laneid`,
-  `warpsize` read the running thread's block record
+  `warpsize`, the cluster registers (`clusterid`, `nclusterid`,
+  `cluster.ctaid`, `cluster.nctaid`, `cluster.ctarank`, `cluster.nctarank`)
+  read the running thread's block record
   (``gpurunner_cpu_current_block``; the fiber runtime keeps ``B_CUR_TID``);
 * `llvm.nvvm.barrier0` / `barrier.cta.sync*` / `barrier.sync` call the fiber
   barrier; `llvm.nvvm.shfl.sync.*` the fiber shuffle (width from the clamp
   operand, as MLIR's lowering encodes it: clamp = width - 1, up: 32 - width);
 * workgroup memory (`addrspace(3)` globals, dynamic shared memory) stays
   module globals: the kernels run their blocks one after another (the
-  descriptor's serial flag), so one copy is one block's;
+  descriptor's serial flag), so one copy is one block's.  A zero-length one
+  that is not external (mlir-opt 22's `__dynamic_shmem__N` is internal) is a
+  static variable on a GPU (NVPTX): alone it reaches on into the dynamic area,
+  beside other workgroup memory it overlaps it, and the object is refused.  Each
+  kernel's static share (as ptxas lays it out) goes into its descriptor, so a
+  launch is checked against the GPU's limits; `extern` zero-length is the
+  dynamic area;
 * `vprintf(fmt, args)` with a constant format becomes `printf` with the
   arguments read from the packed buffer (naturally aligned, floats as double,
-  as MLIR's gpu.printf lowering packs them); `__assertfail` the runner's
-  assertion hook; `__nv_*` math the C library's function of the same name.
+  as MLIR's gpu.printf lowering packs them); `__assertfail` CUDA's device-side
+  assert (the driver's line, the thread ends, the provider then answers as after
+  CUDA_ERROR_ASSERT); `__nv_*` math the C library's function of the same name.
 
 Anything else (`vote`, `redux`, `match`, `atom` intrinsics, ...) is refused at
 the `gpu.binary` with the names of what is missing.
@@ -45,6 +54,11 @@ _SHFL_MODE = {"bfly": L.SHUFFLE_MODE_CODES["xor"], "up": L.SHUFFLE_MODE_CODES["u
 _BARRIERS = {"barrier0", "barrier.cta.sync.aligned.all", "barrier.cta.sync.all",
              "barrier.sync", "barrier.cta.sync.aligned", "barrier.cta.sync"}
 DYNAMIC_SHARED_BYTES = 256 * 1024  # what a kernel may ask for (an H100 allows 227 KiB)
+
+# The line CUDA's driver prints for a failing device-side assert (as kernel.py's hook).
+_ASSERT_FMT = ("%s:%d: %s: block: [%lld,%lld,%lld], thread: [%lld,%lld,%lld] "
+               "Assertion `%s` failed.\n")
+_ASSERT_FMT_IR = _ASSERT_FMT.replace("\n", "\\0A")
 
 _PRELUDE = f"""
 declare ptr @gpurunner_cpu_current_block()
@@ -92,11 +106,88 @@ define internal {{i64, i1}} @__gr.shfl(i32 %mode, i64 %bits, i32 %off, i32 %clam
   ret {{i64, i1}} %r
 }}
 
+; CUDA's device-side assertion: the driver's line, the launch marked (the provider then
+; answers as a context after CUDA_ERROR_ASSERT), and this thread ends; the others go on.
+@__gr.assert_fmt = private unnamed_addr constant [{len(_ASSERT_FMT) + 1} x i8] c"{_ASSERT_FMT_IR}\\00"
+@stderr = external global ptr
+declare i32 @fprintf(ptr, ptr, ...)
+declare void @gpurunner_cpu_thread_exit(ptr)
 define internal void @__assertfail(ptr %msg, ptr %file, i32 %line, ptr %fn, i64 %size) {{
-  call void @{ASSERT_FAIL}(ptr %msg, ptr %file)
+  %b = call ptr @gpurunner_cpu_current_block()
+  %lp = getelementptr i64, ptr %b, i64 {L.B_LAUNCH}
+  %launch = load ptr, ptr %lp
+  %ap = getelementptr i64, ptr %launch, i64 {L.L_ASSERTED}
+  %old = atomicrmw xchg ptr %ap, i64 1 monotonic
+  %bx = call i64 @__gr.slot(i64 {L.B_BID})
+  %by = call i64 @__gr.slot(i64 {L.B_BID + 1})
+  %bz = call i64 @__gr.slot(i64 {L.B_BID + 2})
+  %tx = call i64 @__gr.slot(i64 {L.B_CUR_TID})
+  %ty = call i64 @__gr.slot(i64 {L.B_CUR_TID + 1})
+  %tz = call i64 @__gr.slot(i64 {L.B_CUR_TID + 2})
+  %err = load ptr, ptr @stderr
+  %r = call i32 (ptr, ptr, ...) @fprintf(ptr %err, ptr @__gr.assert_fmt, ptr %file, i32 %line,
+      ptr %fn, i64 %bx, i64 %by, i64 %bz, i64 %tx, i64 %ty, i64 %tz, ptr %msg)
+  call void @gpurunner_cpu_thread_exit(ptr %b)
   unreachable
 }}
 """
+
+
+# A zero-length workgroup global that is not external: not the dynamic shared memory on a
+# GPU (only `.extern .shared ... []` is), see cpu_module.
+_DEMOTED = re.compile(r"^@\"?([\w.$]+)\"? = (?:internal|private) (?:unnamed_addr )?"
+                      r"addrspace\(3\) global \[0 x i8\]", re.M)
+
+
+_SHARED = re.compile(r"^@\"?([\w.$]+)\"? = (?:internal|private) (?:unnamed_addr )?"
+                     r"addrspace\(3\) global ", re.M)
+_FUNCTION = re.compile(r"^define [^@]*@\"?([\w.$]+)\"?\(.*?^}", re.M | re.S)
+
+
+def _overlapping_shared(text: str) -> tuple[str, str, str] | None:
+    """(function, zero-length global, other shared global) where a function uses both.
+
+    Alone in its kernel, the demoted variable sits at the start of the block's shared
+    memory and its accesses run on into the dynamic area: the mapping onto the dynamic
+    area is then what a GPU does."""
+    demoted = set(_DEMOTED.findall(text))
+    if not demoted:
+        return None
+    shared = set(_SHARED.findall(text)) - demoted
+    for m in _FUNCTION.finditer(text):
+        used = set(re.findall(r"@\"?([\w.$]+)", m.group(0)))
+        mine, other = sorted(used & demoted), sorted(used & shared)
+        if mine and other:
+            return m.group(1), mine[0], other[0]
+    return None
+
+
+_SHARED_DEF = re.compile(r"^@\"?([\w.$]+)\"? = (?!external)[^\n]*addrspace\(3\) global "
+                         r"[^\n]*?(?:, align (\d+))?$", re.M)
+
+
+def _static_shared(mod, text: str, td) -> dict[str, int]:
+    """Bytes of static shared memory each function would have on a GPU: the defined
+    `addrspace(3)` globals it names, laid out in declaration order at their alignment
+    (what ptxas reports for these kernels), a zero-length one taking 1 byte (NVPTX's
+    `.b8 name;`).  The provider checks launches against it, as the driver does."""
+    types = {g.name: g.global_value_type for g in mod.global_variables}
+    globs = []
+    for m in _SHARED_DEF.finditer(text):
+        ty = types.get(m.group(1))
+        if ty is None:
+            continue
+        align = int(m.group(2)) if m.group(2) else td.get_abi_alignment(ty)
+        globs.append((m.group(1), max(td.get_abi_size(ty), 1), max(align, 1)))
+    out = {}
+    for m in _FUNCTION.finditer(text):
+        used = set(re.findall(r"@\"?([\w.$]+)", m.group(0)))
+        total = 0
+        for name, size, align in globs:
+            if name in used:
+                total = (total + align - 1) // align * align + size
+        out[m.group(1)] = total
+    return out
 
 
 class NotRunnable(Exception):
@@ -109,6 +200,29 @@ def _sreg(name: str) -> str | None:
         slot = _SREG[m.group(1)] + "xyz".index(m.group(2))
         return (f"  %v = call i64 @__gr.slot(i64 {slot})\n  %r = trunc i64 %v to i32\n"
                 "  ret i32 %r\n")
+    m = re.fullmatch(r"read\.ptx\.sreg\.(cluster\.ctaid|cluster\.nctaid|clusterid|nclusterid)"
+                     r"\.([xyz])", name)
+    if m:  # a cluster is a box of blocks of the grid (each block one without clusters)
+        d = "xyz".index(m.group(2))
+        op = {"cluster.ctaid": "urem", "clusterid": "udiv", "nclusterid": "udiv"}.get(m.group(1))
+        base = L.B_GDIM if m.group(1) == "nclusterid" else L.B_BID
+        value = "%c" if op is None else "%v"
+        return (f"  %c = call i64 @__gr.slot(i64 {L.B_CLUSTER + d})\n"
+                + (f"  %b = call i64 @__gr.slot(i64 {base + d})\n  %v = {op} i64 %b, %c\n"
+                   if op else "")
+                + f"  %r = trunc i64 {value} to i32\n  ret i32 %r\n")
+    if name in ("read.ptx.sreg.cluster.ctarank", "read.ptx.sreg.cluster.nctarank"):
+        lines = []
+        for d in range(3):
+            lines.append(f"  %c{d} = call i64 @__gr.slot(i64 {L.B_CLUSTER + d})")
+            lines.append(f"  %b{d} = call i64 @__gr.slot(i64 {L.B_BID + d})")
+            lines.append(f"  %i{d} = urem i64 %b{d}, %c{d}")
+        if name.endswith("nctarank"):
+            lines += ["  %n1 = mul i64 %c0, %c1", "  %v = mul i64 %n1, %c2"]
+        else:  # x fastest, as PTX's %cluster_ctarank
+            lines += ["  %z1 = mul i64 %i2, %c1", "  %z2 = add i64 %z1, %i1",
+                      "  %z3 = mul i64 %z2, %c0", "  %v = add i64 %z3, %i0"]
+        return "\n".join(lines) + "\n  %r = trunc i64 %v to i32\n  ret i32 %r\n"
     if name == "read.ptx.sreg.laneid":
         return "  %l = call i32 @__gr.linear()\n  %r = and i32 %l, 31\n  ret i32 %r\n"
     if name == "read.ptx.sreg.warpsize":
@@ -223,13 +337,24 @@ def cpu_module(bitcode: bytes, host_triple: str, host_layout: str) -> tuple[str,
     if not kernels:
         raise NotRunnable("no kernel (ptx_kernel function) in the object")
     td = llvm.create_target_data(host_layout)
+    shared = _static_shared(mod, text, td)
     signatures = []
     for name in kernels:
         fn = mod.get_function(name)
         types = [str(a.type) for a in fn.arguments]
         sizes = [td.get_abi_size(a.type) for a in fn.arguments]
-        signatures.append((name, types, sizes))
+        signatures.append((name, types, sizes, shared.get(name, 0)))
 
+    clash = _overlapping_shared(text)
+    if clash:
+        kernel, demoted, other = clash
+        raise NotRunnable(
+            f"reads dynamic shared memory through @{demoted}, an internal zero-length "
+            f"workgroup global (mlir-opt 22's convert-gpu-to-nvvm makes it internal), in "
+            f"@{kernel}, which has other workgroup memory too (@{other}): LLVM's NVPTX back "
+            f"end turns @{demoted} into a static shared variable of its own, not the dynamic "
+            f"area, so on a GPU its accesses run into @{other} as ptxas lays them out; the "
+            f"cpu backend cannot say what a GPU computes then")
     lines = [ln for ln in text.splitlines()
              if not ln.startswith(("target datalayout", "target triple"))]
     text = "\n".join(lines) + "\n"
@@ -239,6 +364,10 @@ def cpu_module(bitcode: bytes, host_triple: str, host_layout: str) -> tuple[str,
     text = re.sub(r"\bptx_kernel\s+", "", text)
     text = re.sub(r"\[0 x i8\] (undef|poison|zeroinitializer)",
                   f"[{DYNAMIC_SHARED_BYTES} x i8] zeroinitializer", text)
+    # `extern __shared__` (external, zero-length): the dynamic shared memory, defined here.
+    text = re.sub(r"^(@\S+ = )external ((?:\w+ )*)global \[0 x i8\]",
+                  rf"\1internal \2global [{DYNAMIC_SHARED_BYTES} x i8] zeroinitializer",
+                  text, flags=re.M)
 
     missing: list[str] = []
     defs: list[str] = []
@@ -288,7 +417,7 @@ def _entry_points(signatures: list[tuple]) -> str:
     """``@k.thread`` (one GPU thread, run as a fiber) and ``@__gpurunner_kdesc.k``."""
     out = []
     flags = L.FLAG_FIBERS | L.FLAG_SERIAL
-    for name, types, sizes in signatures:
+    for name, types, sizes, static in signatures:
         lines = [f'define internal void @"{name}.thread"(ptr %blk, i64 %tx, i64 %ty, i64 %tz, '
                  "ptr %params) {"]
         for d, v in enumerate(("%tx", "%ty", "%tz")):
@@ -311,7 +440,7 @@ def _entry_points(signatures: list[tuple]) -> str:
                      + ", ".join(f"i64 {s}" for s in sizes) + "]")
         lines.append(f'@"{L.KDESC_PREFIX}{name}" = constant {{ptr, ptr, i64, i64, ptr, ptr, '
                      f'i64, i64, ptr}} {{ptr null, ptr @"{name}.thread", i64 0, i64 {flags}, '
-                     f'ptr @"__gr.kname.{name}", ptr null, i64 0, i64 {n}, '
+                     f'ptr @"__gr.kname.{name}", ptr null, i64 {static}, i64 {n}, '
                      f'ptr @"__gr.ksizes.{name}"}}')
         out.append("\n".join(lines) + "\n")
     return "".join(out)

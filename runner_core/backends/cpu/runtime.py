@@ -51,7 +51,7 @@ from runner_core.runtime.provider import Provider, c_callback
 from runner_core.targets.host import compile_ir
 from runner_core.toolapi import mark_process_unusable
 
-from . import fibers
+from . import fibers, handles
 from . import layout as L
 from .kernel import KERNEL_OPT_LEVEL, MAX_THREADS_PER_BLOCK
 from .shim import _COPY, _SET16, _SET32, SHIM_IR, SYMBOLS
@@ -165,10 +165,12 @@ class CpuGpuRuntime(Provider):
         self._callbacks = list(cbs.values())
         imports = {k: ctypes.cast(v, ctypes.c_void_p).value for k, v in cbs.items()}
         imports[ASSERT_FAIL] = core().symbols[ASSERT_FAIL]
-        own = ("gpurunner_cpu_publish", "gpurunner_cpu_failed", "gpurunner_cpu_poisoned")
+        own = ("gpurunner_cpu_publish", "gpurunner_cpu_failed", "gpurunner_cpu_poisoned",
+               *handles.EXPORTS)
         self._shim = compile_ir(SHIM_IR, opt=2, exports=SYMBOLS + own, imports=imports,
                                 name="gpurunner_cpu_gpu")
         self._publish_fn = _PUBLISH_T(self._shim.address("gpurunner_cpu_publish"))
+        self._retire_stream = _DESTROY_T(self._shim.address("gpurunner_cpu_retire_streams"))
         self._failed_flag = ctypes.c_int64.from_address(self._shim.address("gpurunner_cpu_failed"))
         self._poisoned_flag = ctypes.c_int64.from_address(
             self._shim.address("gpurunner_cpu_poisoned"))
@@ -204,9 +206,10 @@ class CpuGpuRuntime(Provider):
     def _publish(self, addr: int, seq: int) -> None:
         self._publish_fn(addr, seq)
 
-    @staticmethod
-    def _free_record(addr: int) -> None:
-        libc().free(ctypes.c_void_p(addr))
+    def _free_record(self, addr: int) -> None:
+        """A stream record the scheduler is done with: to the shim's free list, where
+        its tag keeps saying it was destroyed (:mod:`.handles`)."""
+        self._retire_stream(addr)
 
     def _enqueue(self, kind: int, stream, a, b, n) -> int:
         """A copy, fill or free behind the work in flight on ``stream``."""

@@ -15,6 +15,8 @@ import re
 
 from runner_core.runtime import host_register_2021, mgpu_reports
 
+from . import handles
+
 _SHIM_HEAD = r"""
 declare ptr @aligned_alloc(i64, i64)
 declare ptr @calloc(i64, i64)
@@ -95,6 +97,11 @@ define ptr @mgpuModuleGetFunction(ptr %m, ptr %name) {
 define void @mgpuLaunchKernel(ptr %f, i64 %gx, i64 %gy, i64 %gz, i64 %bx, i64 %by, i64 %bz,
                               i32 %smem, ptr %stream, ptr %params, ptr %extra, i64 %n) {
   call void @check_failed()
+  %sg = call i1 @stream.guard(ptr %stream, ptr @call.launch)
+  br i1 %sg, label %go, label %refused
+refused:
+  ret void
+go:
   %r = call i32 @py_launch(ptr %f, i64 %gx, i64 %gy, i64 %gz, i64 %bx, i64 %by, i64 %bz,
                            i32 %smem, ptr %stream, ptr %params, ptr %extra, i64 %n)
   call void @stop_on_error(i32 %r)
@@ -104,6 +111,11 @@ define void @mgpuLaunchClusterKernel(ptr %f, i64 %cx, i64 %cy, i64 %cz, i64 %gx,
                                      i64 %gz, i64 %bx, i64 %by, i64 %bz, i32 %smem, ptr %stream,
                                      ptr %params, ptr %extra, i64 %n) {
   call void @check_failed()
+  %sg = call i1 @stream.guard(ptr %stream, ptr @call.launch_cluster)
+  br i1 %sg, label %go, label %refused
+refused:
+  ret void
+go:
   %r = call i32 @py_launch_cluster(ptr %f, i64 %cx, i64 %cy, i64 %cz, i64 %gx, i64 %gy,
                                    i64 %gz, i64 %bx, i64 %by, i64 %bz, i32 %smem, ptr %stream,
                                    ptr %params, ptr %extra, i64 %n)
@@ -111,14 +123,22 @@ define void @mgpuLaunchClusterKernel(ptr %f, i64 %cx, i64 %cy, i64 %cz, i64 %gx,
   ret void
 }
 define ptr @mgpuStreamCreate() {
-  %s = call ptr @calloc(i64 1, i64 32)
+  %tag = call i64 @stream.next_tag()
+  %s = call ptr @streams.new(i64 STREAM_BYTES, i64 STREAM_TAG_SLOT, i64 %tag)
   ret ptr %s
 }
 define void @mgpuStreamDestroy(ptr %s) {
 entry:
   %null = icmp eq ptr %s, null
-  br i1 %null, label %out, label %some
+  br i1 %null, label %out, label %check
+check:
+  %live = call i1 @stream.live(ptr %s)
+  br i1 %live, label %some, label %bad
+bad:
+  call void @handle.report(ptr @call.stream_destroy, ptr %s)
+  br label %out
 some:
+  call void @stream.kill(ptr %s)
   %pk = getelementptr i64, ptr %s, i64 2
   %k = load atomic i64, ptr %pk monotonic, align 8
   %known = icmp ne i64 %k, 0
@@ -127,7 +147,7 @@ tell:
   call void @py_destroy(ptr %s)
   br label %out
 mine:
-  call void @free(ptr %s)
+  call void @gpurunner_cpu_retire_streams(ptr %s)
   br label %out
 out:
   ret void
@@ -135,6 +155,12 @@ out:
 define void @mgpuStreamSynchronize(ptr %s) {
 entry:
   call void @check_failed()
+  %ok = call i1 @stream.ok(ptr %s)
+  br i1 %ok, label %valid, label %bad
+bad:
+  call void @handle.report(ptr @call.stream_sync, ptr %s)
+  ret void
+valid:
   %i = call i1 @idle(ptr %s)
   br i1 %i, label %out, label %wait
 wait:
@@ -146,15 +172,32 @@ out:
   ret void
 }
 define ptr @mgpuEventCreate() {
-  %e = call ptr @calloc(i64 1, i64 16)
+  %e = call ptr @events.new(i64 EVENT_BYTES, i64 EVENT_TAG_SLOT, i64 EVENT_TAG)
   ret ptr %e
 }
 define void @mgpuEventDestroy(ptr %e) {
-  call void @free(ptr %e)
+entry:
+  %ok = call i1 @event.ok(ptr %e)
+  br i1 %ok, label %valid, label %bad
+bad:
+  call void @handle.report(ptr @call.event_destroy, ptr %e)
+  ret void
+valid:
+  call void @handle.kill(ptr %e, i64 EVENT_TAG_SLOT)
+  call void @gpurunner_cpu_retire_events(ptr %e)
   ret void
 }
 define void @mgpuEventRecord(ptr %e, ptr %s) {
 entry:
+  %eok = call i1 @event.ok(ptr %e)
+  %sok = call i1 @stream.ok(ptr %s)
+  %ok = and i1 %eok, %sok
+  br i1 %ok, label %valid, label %bad
+bad:
+  %which = select i1 %eok, ptr %s, ptr %e
+  call void @handle.report(ptr @call.event_record, ptr %which)
+  ret void
+valid:
   store ptr %s, ptr %e
   %pq = getelementptr i64, ptr %e, i64 1
   %null = icmp eq ptr %s, null
@@ -165,14 +208,27 @@ none:
 some:
   %q = load atomic i64, ptr %s monotonic, align 8
   store i64 %q, ptr %pq
+  %st = call i64 @stream.tag(ptr %s)
+  %stp = getelementptr i64, ptr %e, i64 EVENT_STREAM_TAG_SLOT
+  store i64 %st, ptr %stp
   ret void
 }
 ; The event's stream, or null when the work it marks has finished.
+; (A stream whose record was reused since the event was recorded had finished: records
+; are reused only once idle.  The destroyed bit does not count: work still completes.)
 define internal ptr @pending_stream(ptr %e) {
 entry:
   %s = load ptr, ptr %e
   %null = icmp eq ptr %s, null
-  br i1 %null, label %done, label %check
+  br i1 %null, label %done, label %same
+same:
+  %now = call i64 @stream.tag(ptr %s)
+  %stp = getelementptr i64, ptr %e, i64 EVENT_STREAM_TAG_SLOT
+  %then = load i64, ptr %stp
+  %diff = xor i64 %now, %then
+  %other = and i64 %diff, -2147483649
+  %moved = icmp ne i64 %other, 0
+  br i1 %moved, label %done, label %check
 check:
   %pq = getelementptr i64, ptr %e, i64 1
   %q = load i64, ptr %pq
@@ -187,6 +243,12 @@ done:
 define void @mgpuEventSynchronize(ptr %e) {
 entry:
   call void @check_failed()
+  %ok = call i1 @event.ok(ptr %e)
+  br i1 %ok, label %valid, label %bad
+bad:
+  call void @handle.report(ptr @call.event_sync, ptr %e)
+  ret void
+valid:
   %s = call ptr @pending_stream(ptr %e)
   %null = icmp eq ptr %s, null
   br i1 %null, label %out, label %wait
@@ -202,6 +264,15 @@ out:
 }
 define void @mgpuStreamWaitEvent(ptr %s, ptr %e) {
 entry:
+  %eok = call i1 @event.ok(ptr %e)
+  %sok = call i1 @stream.ok(ptr %s)
+  %ok = and i1 %eok, %sok
+  br i1 %ok, label %valid, label %bad
+bad:
+  %which = select i1 %eok, ptr %s, ptr %e
+  call void @handle.report(ptr @call.stream_wait, ptr %which)
+  ret void
+valid:
   %on = call ptr @pending_stream(ptr %e)
   %null = icmp eq ptr %on, null
   %same = icmp eq ptr %on, %s
@@ -229,7 +300,10 @@ some:
   ret ptr %p
 }
 ; Copies, fills and frees on a stream with work in flight queue behind that work.
-define void @mgpuMemFree(ptr %p, ptr %stream) {
+; Upstream's mgpuMemFree ignores the stream (cuMemFree): a destroyed one frees at once.
+define void @mgpuMemFree(ptr %p, ptr %given) {
+  %ok = call i1 @stream.ok(ptr %given)
+  %stream = select i1 %ok, ptr %given, ptr null
   %i = call i1 @idle(ptr %stream)
   br i1 %i, label %now, label %later
 now:
@@ -242,6 +316,11 @@ later:
 }
 define void @mgpuMemcpy(ptr %dst, ptr %src, i64 %n, ptr %stream) {
   call void @check_failed()
+  %sg = call i1 @stream.guard(ptr %stream, ptr @call.memcpy)
+  br i1 %sg, label %go, label %refused
+refused:
+  ret void
+go:
   %i = call i1 @idle(ptr %stream)
   br i1 %i, label %now, label %later
 now:
@@ -272,6 +351,11 @@ def _memset(bits: int) -> str:
     return f"""define void @mgpuMemset{bits}(ptr %dst, i32 %v, i64 %count, ptr %stream) {{
 entry:
   call void @check_failed()
+  %sg = call i1 @stream.guard(ptr %stream, ptr @call.memset{bits})
+  br i1 %sg, label %go, label %refused
+refused:
+  ret void
+go:
   %idle = call i1 @idle(ptr %stream)
   br i1 %idle, label %now, label %later
 later:
@@ -387,12 +471,20 @@ live:
     return _POISON_HEAD + "\n".join(consts) + "\n" + body + "".join(wrappers)
 
 
-SHIM_IR = _poisonable("".join([
+def _with_handles(text: str) -> str:
+    """The shim's text with :mod:`.handles`' records and checks, placeholders filled."""
+    for name in ("STREAM_BYTES", "STREAM_TAG_SLOT", "EVENT_BYTES", "EVENT_TAG_SLOT",
+                 "EVENT_STREAM_TAG_SLOT", "EVENT_TAG"):
+        text = re.sub(rf"\b{name}\b", str(getattr(handles, name)), text)
+    return handles.HANDLES_IR + text
+
+
+SHIM_IR = _poisonable(_with_handles("".join([
     _SHIM_HEAD,
     *(f"define void @{sig} {{\n  ret void\n}}\n" for sig in _NO_OPS),
     _memset(32), _memset(16),
     *(_typed_register(k, n) for k, n in enumerate(host_register_2021.HELPER_KINDS)),
-]))
+])))
 
 SYMBOLS = ("mgpuModuleLoad", "mgpuModuleUnload", "mgpuModuleGetFunction", "mgpuLaunchKernel",
            "mgpuLaunchClusterKernel",

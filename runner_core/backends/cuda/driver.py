@@ -444,6 +444,9 @@ def _prototypes() -> dict[str, tuple]:
             "cuCtxSynchronize": (),
             "cuCtxGetCurrent": (c.POINTER(vp),),
             "cuCtxSetCurrent": (vp,),
+            "cuCtxGetDevice": (c.POINTER(c.c_int),),
+            "cuFuncGetAttribute": (c.POINTER(c.c_int), c.c_int, vp),
+            "cuDeviceGetAttribute": (c.POINTER(c.c_int), c.c_int, c.c_int),
         })
     return _PROTOTYPES
 
@@ -543,3 +546,24 @@ def function_name(fn: int) -> str:
     except Exception:
         pass
     return ""
+
+
+CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1
+CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97
+
+
+def shared_memory_budget(fn: int) -> tuple[int, int] | None:
+    """(static shared bytes of kernel ``fn``, the current device's opt-in maximum per
+    block), or None when the driver cannot say: why a dynamic size was refused."""
+    import ctypes as c
+
+    try:
+        static, limit, dev = c.c_int(), c.c_int(), c.c_int()
+        if raw("cuFuncGetAttribute")(c.byref(static), CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn):
+            return None
+        if raw("cuCtxGetDevice")(c.byref(dev)) or raw("cuDeviceGetAttribute")(
+                c.byref(limit), CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev.value):
+            return None
+        return static.value, limit.value
+    except Exception:
+        return None

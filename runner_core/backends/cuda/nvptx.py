@@ -278,6 +278,21 @@ def ptx_kernel_names(ptx: str) -> list[str]:
     return out
 
 
+def unresolved_libdevice(ptx: str) -> list[str]:
+    """libdevice functions (``__nv_*``) the PTX declares ``.extern`` and never defines: what
+    mlir-opt 22's ``gpu-module-to-binary`` leaves when it finds no CUDA toolkit (no
+    ``CUDA_ROOT``/``CUDA_HOME``/``CUDA_PATH``, no ``toolkit=``), so it links no libdevice.
+    The driver's JIT then refuses the module (CUDA_ERROR_INVALID_PTX)."""
+    names = []
+    for line in ptx.splitlines():
+        parts = line.replace("(", " ").split()
+        if parts[:2] == [".extern", ".func"]:
+            name = next((w for w in parts[2:] if w.startswith("__nv_")), None)
+            if name and name not in names:
+                names.append(name)
+    return names
+
+
 def tool_versions() -> list[str]:
     """Versions that change the PTX we produce (part of the kernel cache key)."""
     import llvmlite

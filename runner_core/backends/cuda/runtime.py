@@ -92,6 +92,21 @@ from .shim_ir import (
 )
 from .sites import _SITE_OPS, _SITES, STICKY
 
+CUDA_ERROR_INVALID_PTX = 218
+
+
+def _shared_memory_note(fn: int, detail: str) -> str:
+    """Why raising a kernel's dynamic shared memory limit failed: its static share and the
+    device's maximum (a kernel lowered by mlir-opt 22 may hold more static shared memory
+    than its source says: the NVPTX back end turns the zero-length `__dynamic_shmem__`
+    global, internal there, into a static variable of its own)."""
+    budget = driver.shared_memory_budget(fn)
+    if budget is None:
+        return detail
+    static, limit = budget
+    return (f"{detail}; it has {static} bytes of static shared memory, so at most "
+            f"{limit - static} dynamic bytes fit this device's {limit} per block")
+
 
 # ----------------------------------------------------------------------------- provider
 @dataclass
@@ -167,6 +182,7 @@ class CudaRuntimeProvider(Provider):
         self._pool_free_n = ctypes.c_int64.from_address(a("streams.free_count"))
         self._pool_all = (ctypes.c_void_p * POOL).from_address(a("streams.all"))
         self._pool_all_n = ctypes.c_int64.from_address(a("streams.all_count"))
+        self._pool_mark = ctypes.c_int64.from_address(a("streams.mark"))
         for name, (restype, argtypes) in _PY_CALLBACKS.items():
             cb = ctypes.CFUNCTYPE(restype, *argtypes)(getattr(self, "_py_" + name))
             self._callbacks.append(cb)
@@ -275,6 +291,7 @@ class CudaRuntimeProvider(Provider):
         n = self._pool_all_n.value
         ctypes.memmove(self._pool_free, self._pool_all, n * ctypes.sizeof(ctypes.c_void_p))
         self._pool_free_n.value = n
+        self._pool_mark.value = n  # none of these is a stream the next program destroyed
 
     def _unload_unused(self) -> None:
         """Modules of earlier runs go now: no thread of those runs can still use them."""
@@ -364,12 +381,21 @@ class CudaRuntimeProvider(Provider):
                     write_stderr(line.encode())
                 self._run.sticky = True
                 return 0
+            if code in mgpu_reports.HANDLE_ERRORS and mgpu in mgpu_reports.HANDLE_CALLS:
+                # A destroyed or foreign stream/event handle: upstream's wrapper reports it
+                # and the program goes on (mgpu_reports.HANDLE_ERRORS says why).
+                line = mgpu_reports.report_line(mgpu, mgpu_reports.HANDLE_ERRORS[code])
+                if line:
+                    write_stderr(line.encode())
+                return 0
             detail, locs = "", None
             if op == "gpu.launch_func":
                 if call == "cuModuleGetFunction" and arg:
                     detail = f"kernel '{ctypes.string_at(arg).decode(errors='replace')}'"
                 else:
                     detail, locs = self._kernel_facts(arg)
+                    if call == "cuFuncSetAttribute":
+                        detail = _shared_memory_note(arg, detail)
                     # The launch itself failed, on the launching thread: the host code
                     # named its own gpu.launch_func just before the call.
                     site = core().take_launch_site() if mgpu == "mgpuLaunchKernel" else ""
@@ -474,7 +500,19 @@ class CudaRuntimeProvider(Provider):
         else:
             binary, name = self.cubin_for(parsed), parsed.module
         t = time.perf_counter()
-        handle = driver.load_module(binary, name)
+        try:
+            handle = driver.load_module(binary, name)
+        except driver.CudaError as err:
+            missing = nvptx.unresolved_libdevice(binary.decode(errors="replace")) \
+                if parsed is None and err.code == CUDA_ERROR_INVALID_PTX else []
+            if not missing:
+                raise
+            raise driver.CudaError(
+                f"{err}\n  note: the PTX calls libdevice functions it does not define ("
+                f"{', '.join(missing[:4])}{', ...' if len(missing) > 4 else ''}): the real "
+                f"mlir-runner fails the same way.  mlir-opt links libdevice only when it finds "
+                f"a CUDA toolkit: lower with CUDA_ROOT=<toolkit> (or gpu-module-to-binary's "
+                f"toolkit=) set", err.code) from None
         self.timings["gpu_module_load"] = self.timings.get("gpu_module_load", 0.0) + \
             time.perf_counter() - t
         with self._state_lock:

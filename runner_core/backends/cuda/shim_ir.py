@@ -9,6 +9,7 @@ import ctypes
 from .sites import SITE
 
 CUDA_ERROR_INVALID_VALUE = 1
+CUDA_ERROR_CONTEXT_IS_DESTROYED = 709
 CU_STREAM_NON_BLOCKING = 1
 CU_EVENT_DISABLE_TIMING = 2
 CU_MEM_ATTACH_GLOBAL = 1
@@ -21,7 +22,8 @@ POOL = 4096
 # Grid and block sizes as the driver takes them (u32), after the launch checks.
 TRUNC_SIZES = "\n".join(f"  %{d}32 = trunc i64 %{d} to i32"
                         for d in ("gx", "gy", "gz", "bx", "by", "bz"))
-_POOL_GLOBALS = ("streams.free", "streams.free_count", "streams.all", "streams.all_count")
+_POOL_GLOBALS = ("streams.free", "streams.free_count", "streams.all", "streams.all_count",
+                 "streams.mark")
 
 # Driver entry points the IR calls, with their LLVM signatures.
 _DRIVER_DECLS = {
@@ -116,8 +118,12 @@ ok.{t}:"""
         setsmem = checked(f"{cu('cuFuncSetAttribute')}(ptr %f, i32 "
                           f"{CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}, i32 %smem)",
                           f"{name}:cuFuncSetAttribute", "ptr %f").strip()
+        launch_site = "cuLaunchKernel" if name == "mgpuLaunchKernel" else "cuLaunchKernelEx"
         return "\n".join([
-            "  call void @ensure_ctx()", f"  store ptr %f, ptr @{_LAST_FN_GLOBAL}", *ors,
+            "  call void @ensure_ctx()",
+            f"  %sok = call i1 @stream_ok(ptr %stream, i32 {s[f'{name}:{launch_site}']})",
+            "  br i1 %sok, label %go, label %refused", "refused:", "  ret void", "go:",
+            f"  store ptr %f, ptr @{_LAST_FN_GLOBAL}", *ors,
             f"  %high = lshr i64 %o{len(sizes) - 1}, 32", "  %toobig = icmp ne i64 %high, 0",
             "  br i1 %toobig, label %baddims, label %dims", "baddims:",
             f"  call void @report(i32 {CUDA_ERROR_INVALID_VALUE}, "
@@ -127,12 +133,18 @@ ok.{t}:"""
             "  br label %launch", "launch:"])
 
     def forward(signature: str, driver: str, args: str, *, arg: str = "ptr null",
-                stream: str = "", before: str = "") -> str:
-        """``define void signature``: make the context current, give perturbation its
-        chance on ``stream`` (when named), run the ``before`` instruction, then the
-        checked driver call ``driver(args)``; a failure is reported with ``arg``."""
+                stream: str = "", before: str = "", check: str = "") -> str:
+        """``define void signature``: make the context current, refuse a destroyed
+        stream (``check``, default ``stream``), give perturbation its chance on
+        ``stream`` (when named), run the ``before`` instruction, then the checked driver
+        call ``driver(args)``; a failure is reported with ``arg``."""
         site = f"{signature.split('(', 1)[0]}:{driver}"
         perturb = f"  call void @perturb(i32 {s[site]}, ptr {stream})\n" if stream else ""
+        check = check or stream
+        if check:
+            perturb = (f"  %sok = call i1 @stream_ok(ptr {check}, i32 {s[site]})\n"
+                       f"  br i1 %sok, label %go, label %refused\nrefused:\n  ret void\n"
+                       f"go:\n{perturb}")
         before = f"  {before}\n" if before else ""
         return f"""define void @{signature} {{
 entry:
@@ -149,6 +161,9 @@ entry:
 @streams.lock = internal global i32 0
 @streams.free = global [{POOL} x ptr] zeroinitializer
 @streams.free_count = global i64 0
+; Free-list entries below the mark were put there between runs (never the program's):
+; only those above it can be streams this run's program destroyed.
+@streams.mark = global i64 0
 @streams.all = global [{POOL} x ptr] zeroinitializer
 @streams.all_count = global i64 0
 @msg = private unnamed_addr constant [11 x i8] c"CUDA error\\00"
@@ -267,6 +282,7 @@ entry:
   ret void
 }}
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+declare i64 @llvm.smin.i64(i64, i64)
 
 ; Streams come from a pool: generated code creates a stream per async op (and a
 ; temporary one per synchronous op) and never destroys the streams tokens stand
@@ -304,6 +320,9 @@ reuse:
   %fp = getelementptr [{POOL} x ptr], ptr @streams.free, i64 0, i64 %n1
   %s0 = load ptr, ptr %fp
   store i64 %n1, ptr @streams.free_count
+  %mark = load i64, ptr @streams.mark
+  %lower = call i64 @llvm.smin.i64(i64 %mark, i64 %n1)
+  store atomic i64 %lower, ptr @streams.mark monotonic, align 8
   call void @pool_unlock()
   ret ptr %s0
 create:
@@ -331,8 +350,62 @@ out:
   ret ptr %s
 }}
 
+; Is %s a stream the program destroyed (kept in the pool, not yet handed out again)?
+; The driver refuses such a handle (CUDA_ERROR_CONTEXT_IS_DESTROYED); so do we, though
+; the driver's stream still lives.  Only the entries above the mark are searched: the
+; program's own destroys (streams are reused LIFO, so there are few).
+define internal i1 @pooled(ptr %s) {{
+entry:
+  %any = load atomic i64, ptr @streams.free_count monotonic, align 8
+  %low = load atomic i64, ptr @streams.mark monotonic, align 8
+  %none = icmp sle i64 %any, %low
+  %isnull = icmp eq ptr %s, null
+  %skip = or i1 %none, %isnull
+  br i1 %skip, label %no, label %scan
+scan:
+  call void @pool_lock()
+  %n = load i64, ptr @streams.free_count
+  %from = load i64, ptr @streams.mark
+  br label %loop
+loop:
+  %i = phi i64 [%from, %scan], [%i1, %next]
+  %more = icmp slt i64 %i, %n
+  br i1 %more, label %test, label %notfound
+test:
+  %fp = getelementptr [{POOL} x ptr], ptr @streams.free, i64 0, i64 %i
+  %f = load ptr, ptr %fp
+  %hit = icmp eq ptr %f, %s
+  %i1 = add i64 %i, 1
+  br i1 %hit, label %found, label %next
+next:
+  br label %loop
+found:
+  call void @pool_unlock()
+  ret i1 true
+notfound:
+  call void @pool_unlock()
+  br label %no
+no:
+  ret i1 false
+}}
+
+; Refuse work on a destroyed stream as the driver would: report it, return 0.
+define internal i1 @stream_ok(ptr %s, i32 %site) alwaysinline {{
+entry:
+  %dead = call i1 @pooled(ptr %s)
+  br i1 %dead, label %bad, label %good
+bad:
+  call void @report(i32 {CUDA_ERROR_CONTEXT_IS_DESTROYED}, i32 %site, ptr %s)
+  ret i1 false
+good:
+  ret i1 true
+}}
+
 define void @mgpuStreamDestroy(ptr %s) {{
 entry:
+  %ok = call i1 @stream_ok(ptr %s, i32 {s['mgpuStreamDestroy:cuStreamDestroy']})
+  br i1 %ok, label %live, label %done
+live:
   %isnull = icmp eq ptr %s, null
   br i1 %isnull, label %done, label %give
 give:
@@ -356,8 +429,9 @@ done:
   ret void
 }}
 
-{forward("mgpuStreamSynchronize(ptr %s)", "cuStreamSynchronize", "ptr %s")}
-{forward("mgpuStreamWaitEvent(ptr %s, ptr %e)", "cuStreamWaitEvent", "ptr %s, ptr %e, i32 0")}
+{forward("mgpuStreamSynchronize(ptr %s)", "cuStreamSynchronize", "ptr %s", check="%s")}
+{forward("mgpuStreamWaitEvent(ptr %s, ptr %e)", "cuStreamWaitEvent", "ptr %s, ptr %e, i32 0",
+          check="%s")}
 define ptr @mgpuEventCreate() {{
 entry:
   %slot = alloca ptr

@@ -105,8 +105,8 @@ class AllocOp(_AsyncOpMixin, IRDLOperation):
             raise VerifyException(
                 f"dimension operand count ({len(self.dynamicSizes)}) does not equal memref "
                 f"dynamic dimension count ({n_dyn})")
-        if self.hostShared is not None and self.asyncToken is not None:
-            raise VerifyException("host_shared allocation does not support async")
+        # `async ... host_shared` verifies in mlir-opt 22 (gpu-to-llvm then leaves it
+        # unconverted, a pattern failure, not a verifier error).
 
 
 class _AsyncOperandsOp(_AsyncOpMixin, IRDLOperation):
