@@ -115,6 +115,26 @@ def test_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*.mlir") if b"RUN:" in p.read_bytes())
 
 
+def pytest_args(folder: Path, frozen: list[Path]) -> list[str]:
+    """What to hand pytest for `frozen` (a folder's test files): the folder itself, as a user
+    would, where that collects exactly those files; else the smallest such sub-folders and
+    the loose files.  (Each file named on pytest's command line makes pytest collect its
+    directory again, which for a few hundred files costs more than their warm run.)"""
+    def python_tests(d: Path) -> bool:
+        return any(d.rglob("test_*.py")) or any(d.rglob("*_test.py"))
+
+    wanted = set(frozen)
+    if not python_tests(folder) and set(test_files(folder)) == wanted:
+        return [str(folder)]
+    out: list[str] = []
+    for child in sorted(folder.iterdir()):
+        inside = [p for p in frozen if child == p or child in p.parents]
+        if not inside:
+            continue
+        out += pytest_args(child, inside) if child.is_dir() else [str(child)]
+    return out
+
+
 def lit_filter(folders: list[Path], files: dict[Path, list[Path]]) -> str:
     """lit's ``--filter``: exactly the frozen files (lit names a test ``suiteN :: relpath``)."""
     import re
@@ -189,7 +209,7 @@ def run_once(mode: str, jobs: int, files: dict[Path, list[Path]], suites: list[P
     else:
         ini = tmp / "empty.ini"
         ini.write_text("[pytest]\n")
-        listed = [str(p) for group in files.values() for p in group]
+        listed = [a for folder, group in files.items() for a in pytest_args(folder, group)]
         cmd = [sys.executable, "-m", "pytest", *listed, "-q", "-c", str(ini),
                f"--rootdir={tmp}", "-p", "no:cacheprovider", "-p", "no:randomly",
                f"--junitxml={xml}", f"--gpurunner-tools={tools}", "--gpurunner-gpu=skip",
