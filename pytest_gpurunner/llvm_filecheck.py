@@ -131,6 +131,19 @@ def filecheck_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: s
     return ToolResult(proc.returncode, proc.stdout, proc.stderr, info)
 
 
+@lru_cache(maxsize=4)
+def _digest(path: str) -> str:
+    """The binary by content (once per process, ~1 MB): a wheel rebuilt under the same
+    version string is another FileCheck."""
+    import hashlib
+
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()
+    except OSError:
+        return "unreadable"
+
+
 def _cache_key(found: Binary, argv: list[str], stdin: bytes, env: Mapping[str, str],
                cwd: str) -> str | None:
     """FileCheck's answer depends on its command line, its input, ``FILECHECK_OPTS`` and
@@ -139,7 +152,7 @@ def _cache_key(found: Binary, argv: list[str], stdin: bytes, env: Mapping[str, s
     content.  None (not cached) when such a file cannot be read."""
     from runner_core import cache
 
-    parts: list[bytes | str] = [found.path, found.version, repr(list(argv)),
+    parts: list[bytes | str] = [found.path, found.version, _digest(found.path), repr(list(argv)),
                                 env.get("FILECHECK_OPTS", ""), stdin]
     for arg in argv[1:]:
         for word in {arg, arg.partition("=")[2]}:
