@@ -193,8 +193,10 @@ def run_once(mode: str, jobs: int, files: dict[Path, list[Path]], suites: list[P
              tmp: Path, cache: Path, aliases: Path, timeout: float,
              baseline: Path | None = None) -> dict:
     xml = tmp / f"{mode}-{jobs}-{time.monotonic_ns()}.xml"
+    # Bytecode as after an installation: PYTHONDONTWRITEBYTECODE (set in some shells here)
+    # would have every process compile the project's modules again; main() compiled them.
     env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER")}
+           if k not in ("PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER", "PYTHONDONTWRITEBYTECODE")}
     env["GPURUNNER_CACHE_DIR"] = str(cache)
     tools = mode
     if mode == "base":
@@ -251,6 +253,9 @@ def main() -> int:
     folders = [f.resolve() for f in (args.folders or default_folders())]
     modes = args.modes.split(",")
     jobs_list = [int(j) for j in args.jobs.split(",")]
+    for tree in filter(None, [ROOT, args.baseline]):  # as pip does at installation
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "runner_core"),
+                        str(tree / "pytest_gpurunner")], check=False)
     tmp = Path(tempfile.mkdtemp(prefix="suite-vs-lit-"))
     aliases = alias_dir(tmp)
     suites = write_lit_suites(folders, tmp, aliases)
