@@ -9,6 +9,7 @@ collects the same items.  ``runtest`` only decides what happens to it here
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import re
 import shutil
@@ -32,11 +33,16 @@ class MlirFile(pytest.File):
         yield MlirItem.from_parent(self, name=self.path.stem)
 
 
+@functools.lru_cache(maxsize=16)
+def _resolved(rootdir: Path) -> Path:
+    return rootdir.resolve()  # once a session, not once a test file
+
+
 def _tmp_paths(session_state, path: Path) -> tuple[Path, Path]:
     """The test's own directory and lit's ``tmpBase`` in it (``%t`` = tmpBase + ".tmp")."""
     settings = session_state.settings
     try:
-        rel = path.resolve().relative_to(settings.rootdir.resolve())
+        rel = path.resolve().relative_to(_resolved(settings.rootdir))
     except ValueError:
         rel = Path("_outside_rootdir") / re.sub(r"[^A-Za-z0-9_.-]", "_", str(path.resolve()))
     test_dir = session_state.tmp_base() / rel

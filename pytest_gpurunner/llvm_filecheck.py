@@ -28,8 +28,6 @@ from functools import lru_cache
 
 from runner_core.toolapi import ToolResult
 
-from . import lifeline
-
 DISTRIBUTION = "llvm-testing-tools"
 
 
@@ -118,15 +116,32 @@ def filecheck_tool(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: s
         info["cache"] = cache.delta(before)
         return ToolResult(int(hit[0]), hit[1].encode("latin-1"), hit[2].encode("latin-1"), info)
     # argv[0] stays the name on the RUN line: LLVM prints it in command-line errors.
-    # It dies with this process (lifeline), like every child of the plug-in.
+    # No preexec_fn (lifeline's parent-death signal): with one, Python must fork() this
+    # process (the worker: ~120 MB with xDSL and LLVM loaded) instead of vfork(), and a
+    # start cost 24-27 ms instead of 6-10 ms (bench/results/suite-vs-lit-*.md), once per
+    # FileCheck on every RUN line.  FileCheck cannot outlive us anyway: it reads its stdin
+    # (our pipe) to the end and exits, and our end closes when we die; it stays in our
+    # process group, which the plug-in kills with a worker.
     proc = subprocess.run([argv[0], *argv[1:]], executable=found.path, input=stdin,
-                          capture_output=True, cwd=cwd, env=dict(env),
-                          preexec_fn=lifeline.child_setup(os.getpid()))
+                          capture_output=True, cwd=cwd, env=dict(env))
     if key and proc.returncode in (0, 1, 2):  # a signal is no answer to keep
         cache.put_json("filecheck", env, key, [proc.returncode, proc.stdout.decode("latin-1"),
                                                proc.stderr.decode("latin-1")])
     info["cache"] = cache.delta(before)
     return ToolResult(proc.returncode, proc.stdout, proc.stderr, info)
+
+
+@lru_cache(maxsize=4)
+def _digest(path: str) -> str:
+    """The binary by content (once per process, ~1 MB): a wheel rebuilt under the same
+    version string is another FileCheck."""
+    import hashlib
+
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()
+    except OSError:
+        return "unreadable"
 
 
 def _cache_key(found: Binary, argv: list[str], stdin: bytes, env: Mapping[str, str],
@@ -137,7 +152,7 @@ def _cache_key(found: Binary, argv: list[str], stdin: bytes, env: Mapping[str, s
     content.  None (not cached) when such a file cannot be read."""
     from runner_core import cache
 
-    parts: list[bytes | str] = [found.path, found.version, repr(list(argv)),
+    parts: list[bytes | str] = [found.path, found.version, _digest(found.path), repr(list(argv)),
                                 env.get("FILECHECK_OPTS", ""), stdin]
     for arg in argv[1:]:
         for word in {arg, arg.partition("=")[2]}:

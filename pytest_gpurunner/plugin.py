@@ -146,6 +146,10 @@ def pytest_sessionfinish(session) -> None:
     state = session.config.stash.get(STATE, None)
     if state is not None:
         state.close()
+        if not hasattr(session.config, "workerinput"):  # once a run: not in xdist workers
+            from runner_core import cache
+
+            cache.trim({**os.environ, **state.settings.environment})
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

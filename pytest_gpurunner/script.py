@@ -214,7 +214,7 @@ _BRACED = re.compile(r"%\{[^}]*\}")
 _NAMED = re.compile(r"%([A-Za-z_][A-Za-z0-9_]*)")
 
 
-def _unknown_names(command: str) -> list[str]:
+def _unknown_names(command: str, tree=None) -> list[str]:
     """``%name`` left in a command after substitution: almost always a missing definition.
 
     ``%{...}`` is lit's syntax and never legitimate text.  A bare ``%name`` is
@@ -226,10 +226,11 @@ def _unknown_names(command: str) -> list[str]:
     for match in _BRACED.finditer(command):
         if not match.group(0).startswith("%{readfile:"):
             found.append(match.group(0))
-    try:
-        tree = ShParser(command, False, True).parse()
-    except Exception:  # the real parse reports syntax errors
-        return found
+    if tree is None:
+        try:
+            tree = ShParser(command, False, True).parse()
+        except Exception:  # the real parse reports syntax errors
+            return found
     words: list[str] = []
 
     def walk(node):
@@ -287,7 +288,14 @@ def expand(
     lines: list[RunLine] = []
     for (start, end, source), command, probe in zip(test.run_lines, commands, probes, strict=True):
         command = _strip_dbg(command)
-        unknown = _unknown_names(_strip_dbg(probe))
+        probe = _strip_dbg(probe)
+        lit_tree = None
+        if probe == command:  # (no %%): one parse serves the probe and the command
+            try:
+                lit_tree = ShParser(command, False, True).parse()
+            except Exception:
+                pass  # parse_shell below reports it
+        unknown = _unknown_names(probe, lit_tree)
         if unknown:
             names = ", ".join(dict.fromkeys(unknown))
             hint = ""
@@ -300,7 +308,12 @@ def expand(
                 f"pytest_gpurunner_local_config, or a DEFINE: line",
                 start,
             )
-        tree = parse_shell(command, start) if command.strip() else None
+        if not command.strip():
+            tree = None
+        elif lit_tree is not None:
+            tree = parse_shell(command, start, lit_tree)
+        else:
+            tree = parse_shell(command, start)
         lines.append(RunLine(start, end, source, command, tree))
     return lines
 
@@ -331,10 +344,11 @@ def _convert(node) -> Node:
     return Pipeline(commands)
 
 
-def parse_shell(command: str, lineno: int | None = None) -> Node:
-    """Parse one command line with lit's shell lexer and parser (pipefail on, as lit's default)."""
+def parse_shell(command: str, lineno: int | None = None, parsed=None) -> Node:
+    """Parse one command line with lit's shell lexer and parser (pipefail on, as lit's default);
+    ``parsed``: lit's tree of ``command`` where the caller has it already."""
     try:
-        tree = ShParser(command, False, True).parse()
+        tree = ShParser(command, False, True).parse() if parsed is None else parsed
         node = _convert(tree)
     except Exception as err:  # lit's parser raises ValueError, AssertionError, IndexError...
         reason = str(err) or "malformed command"

@@ -15,8 +15,8 @@ most of a warm test's time was xDSL parsing text whose result has not changed
   line (the plug-in's embedded FileCheck, ``pytest_gpurunner/llvm_filecheck.py``).
 
 Every key also holds :func:`code_fingerprint`: the runner's own source files
-(name, size, modification time), where xDSL and llvmlite are installed (and
-when), and Python's version,
+(name and content), the installed xDSL and llvmlite (version and the hashes their
+wheels record), and Python's version,
 so that a change of the code generator, the printer or a pass is a miss, never
 a stale answer.  Values are JSON or raw bytes (a cache directory shared between
 users must not be able to run code in the reader, as a pickle could).
@@ -38,6 +38,7 @@ import os
 import sys
 import tempfile
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 
@@ -45,6 +46,11 @@ FORMAT_VERSION = "1"
 ENV_VAR = "GPURUNNER_CACHE_DIR"
 KINDS = ("opt", "frontend", "object", "filecheck")
 _MEMORY_ENTRIES = 256  # per kind, in this process
+
+_TOUCH_AFTER_S = 86400  # a hit refreshes its entry's mtime at most once a day
+MAX_SIZE_VAR = "GPURUNNER_CACHE_MAX_MB"
+DEFAULT_MAX_MB = 2048
+_TRIM_EVERY_S = 3600  # :func:`trim` looks at the whole directory at most once an hour
 
 _lock = threading.Lock()
 _fingerprint: str | None = None
@@ -61,7 +67,12 @@ def base_directory(env: Mapping[str, str] | None = None) -> str | None:
 
 
 def code_fingerprint() -> str:
-    """A digest of the runner's source files and the libraries that shape its output."""
+    """A digest of the runner's source files and the libraries that shape its output.
+
+    By content, not modification time: a checkout, a copy or a reinstall that leaves the
+    code as it was keeps the cache, and an edit that keeps the size and the mtime (a
+    tool that restores mtimes, a coarse filesystem clock) is still a miss.  Hashing the
+    ~1 MB of sources costs a few milliseconds once per process."""
     global _fingerprint
     if _fingerprint is not None:
         return _fingerprint
@@ -74,26 +85,56 @@ def code_fingerprint() -> str:
                 continue
             path = os.path.join(dirpath, name)
             try:
-                st = os.stat(path)
+                with open(path, "rb") as fh:
+                    digest = hashlib.sha256(fh.read()).hexdigest()
             except OSError:
                 continue
-            h.update(f"{os.path.relpath(path, root)}:{st.st_size}:{st.st_mtime_ns}\n".encode())
-    import importlib.util
-
+            h.update(f"{os.path.relpath(path, root)}:{digest}\n".encode())
     for package in ("xdsl", "llvmlite"):
-        # Where the installed package is and when it was installed, without importing it
-        # (a FileCheck in process needs no xDSL): a new version is new files.
-        try:
-            spec = importlib.util.find_spec(package)
-            origin = spec.origin if spec is not None else None
-            st = os.stat(origin) if origin else None
-        except (ImportError, ValueError, OSError):
-            origin, st = None, None
-        h.update(f"{package}:{origin}:{st.st_size if st else 0}:"
-                 f"{st.st_mtime_ns if st else 0}\n".encode())
+        h.update(f"{package}:{_distribution_identity(package)}\n".encode())
     h.update(sys.version.encode())
     _fingerprint = h.hexdigest()
     return _fingerprint
+
+
+def _distribution_identity(package: str) -> str:
+    """An installed library by content, without importing it (a FileCheck in process needs
+    no xDSL) nor ``importlib.metadata`` (~0.2 s): the name of its ``.dist-info`` (name
+    and version) and its RECORD, which lists a hash of every file of the wheel; where
+    there is none (a source checkout on ``sys.path``), where it is and each of its ``.py``
+    files' size and mtime, the best that can be had without reading them all."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        spec = None
+    origin = spec.origin if spec is not None else None
+    if not origin:
+        return "absent"
+    package_dir = os.path.dirname(origin)
+    site = os.path.dirname(package_dir)
+    try:
+        infos = sorted(e for e in os.listdir(site)
+                       if e.startswith(package + "-") and e.endswith(".dist-info"))
+    except OSError:
+        infos = []
+    for info in infos:
+        try:
+            with open(os.path.join(site, info, "RECORD"), "rb") as fh:
+                return f"{info}:{hashlib.sha256(fh.read()).hexdigest()}"
+        except OSError:
+            continue
+    h = hashlib.sha256(origin.encode())
+    for dirpath, dirnames, filenames in os.walk(package_dir):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(f for f in filenames if f.endswith(".py")):
+            try:
+                st = os.stat(os.path.join(dirpath, name))
+            except OSError:
+                continue
+            h.update(f"{dirpath}/{name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
 
 
 def make_key(kind: str, parts: Iterable[bytes | str]) -> str:
@@ -132,6 +173,7 @@ class Store:
         try:
             with open(self._path(root, key), "rb") as fh:
                 data = fh.read()
+                _touch(fh.fileno())
         except OSError:
             data = None
         with _lock:
@@ -205,3 +247,71 @@ def delta(before: dict[str, tuple[int, int]]) -> dict[str, list[int]]:
         if hits - h0 or misses - m0:
             out[kind] = [hits - h0, misses - m0]
     return out
+
+
+def _touch(fd: int) -> None:
+    """A hit marks its entry used (the last to go when :func:`trim` trims), at most once a
+    day; a read-only cache stays readable."""
+    try:
+        if time.time() - os.fstat(fd).st_mtime > _TOUCH_AFTER_S:
+            os.utime(fd)
+    except OSError:
+        pass
+
+
+def trim(env: Mapping[str, str] | None = None, force: bool = False) -> tuple[int, int]:
+    """Keep the cache under ``GPURUNNER_CACHE_MAX_MB`` (default 2048; 0: no bound): when the
+    entries of :data:`KINDS` together exceed it, remove the least recently used (oldest
+    mtime: written, or hit a day or more after the last refresh) until they fill 80% of
+    it.  Returns (entries removed, bytes removed).  Cheap when there is nothing to do: at
+    most one walk an hour per cache directory (a marker file's mtime), unless ``force``.
+    The plug-in calls it once at the end of a session.  Entries are independent files,
+    so removing one a concurrent run is about to read is a miss there, never an error."""
+    env = os.environ if env is None else env
+    root = base_directory(env)
+    if root is None or not os.path.isdir(root):
+        return 0, 0
+    try:
+        limit = int(float(env.get(MAX_SIZE_VAR, DEFAULT_MAX_MB)) * 1024 * 1024)
+    except ValueError:
+        limit = DEFAULT_MAX_MB * 1024 * 1024
+    if limit <= 0:
+        return 0, 0
+    marker = os.path.join(root, ".trimmed")
+    try:
+        if not force and time.time() - os.stat(marker).st_mtime < _TRIM_EVERY_S:
+            return 0, 0
+    except OSError:
+        pass
+    entries = []
+    total = 0
+    for kind in KINDS:
+        for dirpath, _dirnames, filenames in os.walk(os.path.join(root, kind)):
+            for name in filenames:
+                path = os.path.join(dirpath, name)
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    continue
+                entries.append((st.st_mtime, st.st_size, path))
+                total += st.st_size
+    removed = removed_bytes = 0
+    if total > limit:
+        entries.sort()
+        for _mtime, size, path in entries:
+            if total <= limit * 0.8:
+                break
+            try:
+                os.unlink(path)
+            except OSError:
+                continue
+            total -= size
+            removed += 1
+            removed_bytes += size
+    try:
+        with open(marker, "a"):
+            pass
+        os.utime(marker)
+    except OSError:
+        pass
+    return removed, removed_bytes

@@ -180,9 +180,12 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
     if "print-pipeline" in flags:
         text = opts.pass_pipeline if opts.pass_pipeline is not None else engine.default_pipeline()
         return ToolResult(0, (text + "\n").encode(), b"")
+    from runner_core import cache
+
     outcome = None
     error: str | None = None
     code = 0
+    before = cache.counters()  # a refusal from the cache is reported as a hit too
     with capture_fds() as cap:
         try:
             text, opts.filename = _read_input(path, stdin, cwd)
@@ -202,8 +205,9 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
     if outcome is not None:
         stdout += outcome.result_text.encode()
         info = {"backend": outcome.backend, "timings": outcome.timings}
-        if outcome.cache:
-            info["cache"] = outcome.cache
+    looked_up = cache.delta(before)
+    if looked_up:
+        info["cache"] = looked_up
     if error:
         stderr += (error.rstrip("\n") + "\n").encode()
     from runner_core.toolapi import process_unusable

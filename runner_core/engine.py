@@ -311,6 +311,19 @@ def _frontend_key(text: str, opts: RunOptions, pipeline: str, backend: Backend,
     return cache.make_key("frontend", [options, opts.filename, text])
 
 
+def _deterministic(err: RunnerError) -> bool:
+    """A front-end refusal that depends only on what the ``frontend`` key holds (the text,
+    its options, the runner's code), so that it may be kept: not one that depends on a
+    device, a library on disk or the run itself."""
+    from runner_core.backends.cuda.driver import CudaUnavailable
+    from runner_core.backends.cuda.nvptx import PTXError
+    from runner_core.runtime.registry import SharedLibraryError
+    from runner_core.targets.host import LinkError
+
+    return not isinstance(err, (ExecutionError, CudaUnavailable, PTXError, SharedLibraryError,
+                                LinkError))
+
+
 def _front_end(text: str, opts: RunOptions, pipeline: str, backend: Backend,
                check_bounds: bool, timings: dict, t0: float) -> tuple[str, list[str], bool]:
     """Parse, prepare and lower ``text``: (LLVM IR with the entry thunk, external symbols,
@@ -366,12 +379,22 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     pipeline = opts.pass_pipeline if opts.pass_pipeline is not None else default_pipeline()
     key = _frontend_key(text, opts, pipeline, backend, check_bounds)
     hit = cache.get_json("frontend", opts.env, key) if key else None
+    if isinstance(hit, dict) and isinstance(hit.get("error"), str):
+        err = RunnerError(hit["error"])  # the front end refused this program before
+        err.exit_code = int(hit.get("exit_code", 1))
+        raise err
     if isinstance(hit, dict) and isinstance(hit.get("ir"), str):
         ir_text, externals = hit["ir"], list(hit.get("externals", []))
         timings["frontend_cached"] = time.perf_counter() - t0
     else:
-        ir_text, externals, prebuilt = _front_end(text, opts, pipeline, backend, check_bounds,
-                                                  timings, t0)
+        try:
+            ir_text, externals, prebuilt = _front_end(text, opts, pipeline, backend,
+                                                      check_bounds, timings, t0)
+        except RunnerError as err:
+            if key and _deterministic(err):
+                cache.put_json("frontend", opts.env, key,
+                               {"error": str(err), "exit_code": getattr(err, "exit_code", 1)})
+            raise
         if prebuilt:
             # Upstream's own libmlir_cuda_runtime.so, given by path, can load these kernels.
             libraries = resolve_shared_libs(opts.shared_libs, cwd=opts.cwd,

@@ -293,19 +293,57 @@ def simulate(ops: list[SimOp], passes: list[tuple[str, tuple[str, ...]]]) -> Out
         if name == "gpu-module-to-binary":
             current = _to_binary(current)
             continue
+        folds = T.PASS_FOLDS.get(name, ())
+        if not any(_expansion(rule, kind) is not None for kind in {op.kind for op in current}) \
+                and not (name in T.FOLDING and any(op.foldable for op in current)) \
+                and not (folds and any(op.constant_operands and op.kind in folds
+                                       for op in current)):
+            continue  # the pass changes no op here (most steps of a long pipeline)
         nxt: list[SimOp] = []
         for op in current:
-            if not all(a in op.ancestors for a in anchors) or (
+            if anchors and not all(a in op.ancestors for a in anchors) or (
                     name == "gpu-to-llvm" and "gpu.module" in op.ancestors):
                 nxt.append(op)
                 continue
             if (op.foldable and name in T.FOLDING) or (
-                    op.constant_operands and op.kind in T.PASS_FOLDS.get(name, ())):
+                    op.constant_operands and op.kind in folds):
                 op = SimOp("arith.constant", op.location, op.ancestors, op.typed)
-            nxt.extend(_convert(op, rule, step, cast_steps))
+            expanded = _expansion(rule, op.kind)
+            if expanded is None:
+                nxt.append(op)
+                continue
+            kinds, to_llvm = expanded
+            if to_llvm and op.typed:
+                cast_steps.setdefault(step, op.location)
+            nxt.extend(SimOp(k, op.location, op.ancestors, op.typed) for k in kinds)
         current = nxt
     where = cast_steps[max(cast_steps)] if cast_steps else None
     return Outcome(current, set(cast_steps), last_reconcile, where)
+
+
+_EXPANSIONS: dict[int, tuple[T.Rule, dict[str, tuple[tuple[str, ...], bool] | None]]] = {}
+
+
+def _expansion(rule: T.Rule, kind: str) -> tuple[tuple[str, ...], bool] | None:
+    """What :func:`_convert` makes of an op of `kind` under `rule`, once per (rule, kind):
+    None (left as it is) or (the kinds it becomes, in order; whether a step reached LLVM).
+    A module has hundreds of ops of a few dozen kinds and a pipeline dozens of passes:
+    replaying every op through the patterns was half of a cold test's time
+    (bench/results/suite-vs-lit-*.md)."""
+    entry = _EXPANSIONS.get(id(rule))
+    if entry is None or entry[0] is not rule:
+        entry = _EXPANSIONS[id(rule)] = (rule, {})
+    memo = entry[1]
+    if kind in memo:
+        return memo[kind]
+    if _apply(rule, kind) is None:
+        memo[kind] = None
+        return None
+    probe = SimOp(kind, None, (), True)
+    reached: dict[int, SourceLocation | None] = {}
+    kinds = tuple(o.kind for o in _convert(probe, rule, 0, reached))
+    memo[kind] = (kinds, bool(reached))
+    return memo[kind]
 
 
 def _convert(op: SimOp, rule: T.Rule, step: int, cast_steps, depth: int = 0) -> list[SimOp]:

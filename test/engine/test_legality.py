@@ -369,3 +369,31 @@ def test_standing_in_for_the_real_runner_refuses_what_it_refuses(runner, tmp_pat
     if HAVE_REAL:
         p = _real(LEFT_OVER, None, tmp_path)
         assert p.returncode == 1 and p.stderr.decode().splitlines()[0] in err
+
+
+def test_memoised_expansion_is_the_direct_replay():
+    """`simulate` replays each op kind once per pass (`_expansion`, a memo) instead of each
+    op: for every pass of the table and every kind any rule names or makes, the memo gives
+    the kinds, order and LLVM flag that the direct replay (`_convert`) gives."""
+    from runner_core.passes import legality_table as T
+
+    kinds = set()
+    for rule in T.PASSES.values():
+        for pattern, result in rule.converts:
+            kinds.add(pattern[:-2] + ".x" if pattern.endswith(".*") else pattern)
+            if isinstance(result, tuple | list):
+                kinds.update(result)
+        kinds.update(rule.keeps)
+    kinds |= {k + "<f32>" for k in list(kinds)} | {"foo.bar", "llvm.add"}
+    assert len(kinds) > 100 and len(T.PASSES) > 30
+    for name, rule in T.PASSES.items():
+        for kind in sorted(kinds):
+            op = legality.SimOp(kind, None, ("builtin.module",), True)
+            steps: dict = {}
+            direct = legality._convert(op, rule, 0, steps)
+            memo = legality._expansion(rule, kind)
+            if memo is None:
+                assert direct == [op] and not steps, (name, kind)
+            else:
+                assert [o.kind for o in direct] == list(memo[0]), (name, kind)
+                assert bool(steps) == memo[1], (name, kind)

@@ -122,3 +122,73 @@ def test_a_replacement_worker_is_started_as_soon_as_one_dies(project, integratio
     result.assert_outcomes(failed=1, passed=1)
     result.stdout.fnmatch_lines(["after a_crash: live=True restarts=1",
                                  "after b_after: live=True restarts=1"])
+
+
+REFUSED = """\
+// RUN: mlir-runner %s -e main --entry-point-result=void \\
+// RUN:   --shared-libs=%mlir_c_runner_utils | FileCheck %s
+llvm.func @printI64(i64)
+llvm.func @main() {{
+  llvm.call @printI64({operand}) : (i64) -> ()
+  llvm.return
+}}
+// CHECK: 3
+"""
+
+
+def test_a_refusal_of_the_front_end_is_kept_and_a_fixed_program_runs(
+        project, integration, tmp_path):
+    """A warm run does not parse a refused program again (its message comes from the cache,
+    word for word), and fixing the program is a miss, never the old refusal."""
+    cache = tmp_path / "cache"
+    bad = REFUSED.format(operand="%undefined")
+    (integration / "refused.mlir").write_text(bad)
+    args = ("-v", f"--gpurunner-cache-dir={cache}")
+    messages = []
+    for expected in ((0, 1), (1, 1)):
+        result = run(project, *args)
+        result.assert_outcomes(failed=1)
+        assert cache_line(result)["frontend"] == expected
+        out = result.stdout.str()
+        found = re.search(r"^.*undefined.*$", out, re.M)
+        assert found, out
+        messages.append(found.group(0))
+    assert messages[0] == messages[1]
+
+    good = bad.replace("  llvm.call @printI64(%undefined)",
+                       "  %c = llvm.mlir.constant(3 : i64) : i64\n  llvm.call @printI64(%c)")
+    (integration / "refused.mlir").write_text(good)
+    fixed = run(project, *args)
+    fixed.assert_outcomes(passed=1)
+    assert cache_line(fixed)["frontend"] == (0, 1)
+
+
+def test_what_the_run_line_gets_from_outside_the_file_is_in_the_keys(
+        project, integration, ini, tmp_path, monkeypatch):
+    """The file stays the same; what its RUN line becomes does not.  An -O level coming
+    from an ini substitution is another front end (mlir-opt's answer, same input and
+    options, still a hit); FILECHECK_OPTS in the environment is another FileCheck answer
+    (it reaches the binary, as under lit: here it makes the check fail)."""
+    cache = tmp_path / "cache"
+    (integration / "print.mlir").write_text(
+        PROGRAM.format(value=11).replace("--entry-point-result=void",
+                                         "--entry-point-result=void %olevel"))
+    args = ("-v", f"--gpurunner-cache-dir={cache}")
+    ini("gpurunner_substitutions =\n    %olevel = -O2\n")
+    run(project, *args).assert_outcomes(passed=1)
+    again = run(project, *args)
+    again.assert_outcomes(passed=1)
+    assert cache_line(again) == {"opt": (1, 1), "frontend": (1, 1), "object": (1, 1),
+                                 "filecheck": (1, 1)}
+
+    ini("gpurunner_substitutions =\n    %olevel = -O0\n")
+    result = run(project, *args)
+    result.assert_outcomes(passed=1)
+    seen = cache_line(result)
+    assert seen["opt"] == (1, 1) and seen["frontend"] == (0, 1) and seen["filecheck"] == (1, 1)
+
+    monkeypatch.setenv("FILECHECK_OPTS", "--check-prefix=NOPE")
+    result = run(project, *args)
+    result.assert_outcomes(failed=1)
+    assert cache_line(result)["filecheck"] == (0, 1)
+    result.stdout.fnmatch_lines(["*no check strings found with prefix*NOPE*"])
