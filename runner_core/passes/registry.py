@@ -51,6 +51,8 @@ def _load_own_passes() -> None:
         from runner_core.passes import (
             async_func_to_runtime,
             async_parallel_for,
+            bufferization_to_memref,
+            elementwise_to_linalg,
             frontend_passes,
             one_shot_bufferize,
             runtime_verification,
@@ -65,6 +67,8 @@ def _load_own_passes() -> None:
                              *one_shot_bufferize.REGISTRATIONS,
                              *transform_interpreter.REGISTRATIONS,
                              wide_int_emulation.REGISTRATION,
+                             elementwise_to_linalg.REGISTRATION,
+                             bufferization_to_memref.REGISTRATION,
                              async_func_to_runtime.REGISTRATION):
             register_pass(**registration)
 

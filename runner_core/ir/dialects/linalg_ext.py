@@ -14,6 +14,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import MemRefType, ShapedType
 from xdsl.dialects.linalg import Linalg as _XLinalg
 from xdsl.dialects.linalg.ops import FillOp as _XFill
+from xdsl.dialects.linalg.ops import GenericOp as _XGeneric
 from xdsl.ir import Dialect
 from xdsl.parser import Parser
 
@@ -55,14 +56,39 @@ class FillOp(_XFill):
         return cls([value], [buf], res=res, attributes=attrs)
 
 
+class GenericOp(_XGeneric):
+    """xDSL's `linalg.generic`, also reading a trait alias in place of the attribute
+    dictionary (`linalg.generic #trait ins(...)`, as MLIR's parser allows)."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _XGeneric:
+        from xdsl.dialects.builtin import DictionaryAttr
+        from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+        if parser._current_token.kind != MLIRTokenKind.HASH_IDENT:  # noqa: SLF001
+            return super().parse(parser)
+        at = parser.pos
+        trait = parser.parse_attribute()
+        if not isinstance(trait, DictionaryAttr):
+            parser.raise_error("expected an attribute dictionary for linalg.generic", at,
+                               parser.pos)
+        plain = parser.parse_optional_attr_dict
+        parser.parse_optional_attr_dict = lambda: dict(trait.data)
+        try:
+            return super().parse(parser)
+        finally:
+            parser.parse_optional_attr_dict = plain
+
+
 def _conv_ops():
     from runner_core.ir.dialects.linalg_conv import CONV_OPS
 
     return CONV_OPS
 
 
-Linalg = Dialect("linalg", [*(FillOp if op is _XFill else op for op in _XLinalg.operations),
+_OURS = {_XFill: FillOp, _XGeneric: GenericOp}
+Linalg = Dialect("linalg", [*(_OURS.get(op, op) for op in _XLinalg.operations),
                             *_conv_ops()],
                  list(_XLinalg.attributes))
 
-__all__ = ["Linalg", "FillOp"]
+__all__ = ["Linalg", "FillOp", "GenericOp"]
