@@ -49,6 +49,7 @@ def _load_own_passes() -> None:
         _OWN_PASSES_LOADED = True
         # The runner's own passes, listed here once (each module describes its pass).
         from runner_core.passes import (
+            arith_to_apfloat,
             async_func_to_runtime,
             async_parallel_for,
             bufferization_to_memref,
@@ -69,6 +70,7 @@ def _load_own_passes() -> None:
                              wide_int_emulation.REGISTRATION,
                              elementwise_to_linalg.REGISTRATION,
                              bufferization_to_memref.REGISTRATION,
+                             arith_to_apfloat.REGISTRATION,
                              async_func_to_runtime.REGISTRATION):
             register_pass(**registration)
 
