@@ -85,8 +85,8 @@ def decode(f: Format, bits: int) -> tuple[bool, object]:
 def nan_bits(f: Format, negative: bool = False) -> int:
     if f.kind == "fnuz":
         return 1 << (f.bits - 1)
-    if f.kind == "finite":
-        raise ValueError(f"{f.name} has no NaN")
+    if f.kind == "finite":  # APFloat encodes its NaN in a format without one as +0
+        return 0
     man = (1 << f.man_bits) - 1 if f.kind == "fn" else 1 << (f.man_bits - 1)
     return (int(negative) << (f.bits - 1)) | (((1 << f.exp_bits) - 1) << f.man_bits) | man
 
@@ -99,7 +99,9 @@ def encode(f: Format, negative: bool, value) -> int:
     if value == INF:
         if f.kind == "ieee":
             return sign | (((1 << f.exp_bits) - 1) << f.man_bits)
-        return nan_bits(f, negative) if f.kind != "finite" else sign | _finite_max_bits(f)
+        # No infinity: NaN where there is one; a finite-only format keeps just the
+        # sign (APFloat's encoding of an infinity it cannot represent).
+        return nan_bits(f, negative) if f.kind != "finite" else sign
     if value == 0:
         return 0 if f.kind == "fnuz" else sign
     e = value.numerator.bit_length() - value.denominator.bit_length()
@@ -113,8 +115,9 @@ def encode(f: Format, negative: bool, value) -> int:
     if twice > n.denominator or (twice == n.denominator and q % 2):
         q += 1
     rounded = q * quantum
-    if rounded > f.max_finite:
-        return encode(f, negative, INF)
+    if rounded > f.max_finite:  # overflow: infinity, NaN, or the largest finite value
+        return sign | ((1 << (f.bits - 1)) - 1) if f.kind == "finite" else \
+            encode(f, negative, INF)
     if rounded == 0:
         return 0 if f.kind == "fnuz" else sign
     e = rounded.numerator.bit_length() - rounded.denominator.bit_length()
@@ -124,10 +127,6 @@ def encode(f: Format, negative: bool, value) -> int:
         return sign | int(rounded / Fraction(2) ** (f.emin - f.man_bits))
     man = int(rounded / Fraction(2) ** (e - f.man_bits)) - (1 << f.man_bits)
     return sign | ((e + f.bias) << f.man_bits) | man
-
-
-def _finite_max_bits(f: Format) -> int:
-    return (1 << (f.bits - 1)) - 1
 
 
 def to_double(f: Format, bits: int) -> float:
@@ -146,10 +145,10 @@ def _signed(neg: bool, v) -> object:
 def binary(op: str, f: Format, a: int, b: int) -> int:
     """add / subtract / multiply / divide / remainder of two bit patterns."""
     (na, va), (nb, vb) = decode(f, a), decode(f, b)
-    if va == NAN:
-        return nan_bits(f, na) if f.kind != "fnuz" else nan_bits(f)
-    if vb == NAN:
-        return nan_bits(f, nb ^ (op == "subtract")) if f.kind != "fnuz" else nan_bits(f)
+    if va == NAN or vb == NAN:  # the first NaN operand, quieted (its payload kept)
+        bits = a if va == NAN else b
+        return bits | (1 << (f.man_bits - 1)) if f.kind == "ieee" else \
+            bits & ((1 << f.bits) - 1)
     if op == "subtract":
         op, nb = "add", not nb
     if va == INF or vb == INF:
