@@ -15,7 +15,8 @@ Checks implemented: out-of-bounds indices of ``memref.load``/``store``/
 memrefs (static sizes, offset, strides of the result); linalg structured ops
 and ``tensor.dim``/``cast``/``extract``/``insert`` (:mod:`.runtime_verification_linalg`).
 Other ops LLVM 22 verifies (subview, dim, copy, reinterpret_cast,
-expand_shape, dynamic allocations, other tensor ops) are an unsupported error naming the op:
+expand_shape, other tensor ops) are an unsupported error naming the op (LLVM 22
+checks no allocation, dynamic sizes included):
 their checks are not generated here, and silently leaving them out could let
 a faulty program pass.
 """
@@ -97,8 +98,7 @@ class GenerateRuntimeVerificationPass:
             if lv.is_structured(op):
                 maps[op] = lv.indexing_maps(op)
             if op.name in _NOT_DONE or (op.name.startswith("linalg.") and maps.get(op) is None) \
-                    or (op.name.startswith("tensor.") and op.name not in lv.CHECKED_TENSOR_OPS) \
-                    or (op.name in ("memref.alloc", "memref.alloca") and op.operands):
+                    or (op.name.startswith("tensor.") and op.name not in lv.CHECKED_TENSOR_OPS):
                 raise RuntimeVerificationError("error: " + unsupported_message(
                     f"'{op.name}' in generate-runtime-verification (its run-time checks are "
                     f"not generated)", _loc(op)))
