@@ -128,6 +128,14 @@ def _tensor() -> Dialect:
     return Tensor
 
 
+def _bufferization() -> Dialect:
+    # bufferization.clone is rewritten by convert-bufferization-to-memref; the other ops
+    # are read so that the passes refuse them naming the op (codegen lowers none).
+    from xdsl.dialects.bufferization import Bufferization
+
+    return Bufferization
+
+
 def _transform() -> Dialect:
     # Transform scripts in test files (`transform.named_sequence @__transform_main`):
     # parsed with xDSL's dialect; run by passes/transform_interpreter.py.
@@ -162,6 +170,7 @@ DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
     "transform": _transform,
     "affine": _affine,
     "tensor": _tensor,
+    "bufferization": _bufferization,
     "std": _std,
 }
 
