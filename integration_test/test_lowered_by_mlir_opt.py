@@ -83,10 +83,7 @@ CPU_KNOWN = {
                               "backend instead of CUDA's report-and-go-on",
 }
 # CPU programs whose mlir-opt 22 lowering the embedded runner refuses (a located error), and why.
-LOWERED_KNOWN = {
-    "runner/runtime_verification.mlir": "llvm.intr.assume with an operand bundle "
-                                        "(['align'(...)]) is not parsed yet",
-}
+LOWERED_KNOWN: dict[str, str] = {}
 
 
 def _lower(path: Path, command: str, fmt: str = "isa"):

@@ -30,6 +30,7 @@ from . import (
     index,
     linalg,
     llvm,
+    llvm_assume,
     llvm_coro,
     llvm_inline_asm,
     llvm_matrix,
@@ -54,7 +55,7 @@ REGISTRIES: tuple[Registry, ...] = (
     gpu_device_ids.registry, gpu_device_sync.registry, gpu_device.registry,
     gpu_assert.registry, gpu_mma.registry, gpu_host.registry, async_lowering.registry,
     llvm_inline_asm.registry, memref_reshape.registry, affine.registry,
-    async_runtime_ops.registry, llvm_coro.registry,
+    async_runtime_ops.registry, llvm_coro.registry, llvm_assume.registry,
 )
 
 

@@ -74,7 +74,8 @@ def _index() -> Dialect:
 
 
 def _llvm() -> Dialect:
-    from runner_core.ir.dialects.llvm_coro import LLVM  # llvm_ext's dialect + coroutines
+    # llvm_ext's dialect + coroutines + assume with bundles
+    from runner_core.ir.dialects.llvm_assume import LLVM
 
     return LLVM
 
