@@ -220,8 +220,11 @@ def check_tensor_dim(bld, op: Operation, message) -> None:
 
 def check_tensor_cast(bld, op: Operation, message) -> None:
     src, rt = op.operands[0], op.results[0].type
-    if not isinstance(rt, b.TensorType) or not isinstance(src.type, b.TensorType):
-        return
+    if not isinstance(rt, b.TensorType):
+        return  # to an unranked tensor: nothing to check
+    if not isinstance(src.type, b.TensorType):
+        raise ValueError("a cast from an unranked tensor (LLVM 22 checks its rank: not "
+                         "generated here)")
     for i, (d, s) in enumerate(zip(rt.get_shape(), src.type.get_shape(), strict=True)):
         if d >= 0 and s < 0:
             dim = bld.op("tensor.dim", [src, bld.index(i)], [_INDEX]).results[0]
