@@ -1,19 +1,21 @@
-"""``one-shot-bufferize``: the subset whose result the runner can state exactly.
+"""``one-shot-bufferize``: tensors as buffers, with the values every reader sees kept.
 
-Supported: tensor constants (``arith.constant dense<...> : tensor<...>``),
-``tensor.cast``, and calls of *external* functions (declarations) taking
-tensors, with ``bufferize-function-boundaries``.  As LLVM 22 bufferizes them: a
-constant becomes a ``memref.global`` constant (``@__constant_3x3xi8``) read
-through ``memref.get_global``; a tensor passed to an external function that
-may write it (no ``bufferization.access = "read"`` on the argument) is copied
-first into a new buffer (constants are read-only); casts become
-``memref.cast``; declarations take ``memref<*xT>`` for ``tensor<*xT>``.
+Supported, with ``bufferize-function-boundaries``: functions taking and
+returning tensors (identity-layout memrefs), calls, ``scf.if`` results, tensor
+constants (a ``memref.global`` constant, ``@__constant_3x3xi8``, read through
+``memref.get_global``, one per distinct value, as LLVM 22 names them),
+``tensor.cast`` / ``dim`` / ``empty`` / ``splat`` / ``extract`` / ``insert`` /
+``from_elements`` and linalg ops on tensors; how each becomes buffer code, and
+when a write gets a copy, is :mod:`.bufferize_ops`.  A tensor passed to an
+external function that may write it (no ``bufferization.access = "read"``)
+gets a buffer of its own unless its buffer is fresh.
 
 LLVM 22's one-shot analysis refuses some programs (a tensor read after being
-passed to a function that may write it: "cannot avoid RaW conflict"); the
-cases where a written tensor has any other use are therefore refused here
-too, as are all other ops on tensors (their bufferization, with its
-in-place decisions, is not implemented): an error naming the op.
+passed to an external function that may write it: "cannot avoid RaW
+conflict"); the cases where such a tensor has any other use are therefore
+refused here too, as are tensor ops whose bufferization is not implemented
+(extract_slice, insert_slice, pad, loops carrying tensors, ...): an error
+naming the op.
 """
 
 from __future__ import annotations
@@ -31,16 +33,8 @@ class BufferizeError(RunnerError):
     pass
 
 
-def _is_tensor(t) -> bool:
-    return isinstance(t, b.TensorType | b.UnrankedTensorType)
-
-
-def _memref(t):
-    if isinstance(t, b.UnrankedTensorType):
-        return b.UnrankedMemRefType.from_type(t.element_type)
-    if isinstance(t, b.TensorType):
-        return b.MemRefType(t.element_type, t.get_shape())
-    return t
+_is_tensor = ops.is_tensor
+_memref = ops.memref_of
 
 
 def _loc(op: Operation):
