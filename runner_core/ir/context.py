@@ -124,7 +124,7 @@ def _affine() -> Dialect:
 def _tensor() -> Dialect:
     # Tensor programs are read so that one-shot-bufferize (passes/one_shot_bufferize.py)
     # can turn the supported subset into memrefs; codegen lowers no tensor op.
-    from xdsl.dialects.tensor import Tensor
+    from runner_core.ir.dialects.tensor_ext import Tensor  # xDSL's + tensor.rank
 
     return Tensor
 

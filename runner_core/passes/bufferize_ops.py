@@ -95,6 +95,10 @@ def bufferize_dim(rw: Rewriter, op: Operation) -> None:
     rw.replace(op, rw.op("memref.dim", op.operands, [_INDEX]).results)
 
 
+def bufferize_rank(rw: Rewriter, op: Operation) -> None:
+    rw.replace(op, rw.op("memref.rank", op.operands, [_INDEX]).results)
+
+
 def bufferize_empty(rw: Rewriter, op: Operation) -> None:
     rw.replace(op, [rw.alloc(memref_of(op.results[0].type), list(op.operands))])
 

@@ -48,6 +48,7 @@ _LINALG_DPS = ("linalg.generic", "linalg.fill", "linalg.matmul", "linalg.matvec"
                "linalg.max", "linalg.min", "linalg.exp", "linalg.log", "linalg.sqrt",
                "linalg.select", "linalg.conv_1d", "linalg.conv_2d", "linalg.conv_3d")
 _SIMPLE = {"tensor.cast": ops.bufferize_cast, "tensor.dim": ops.bufferize_dim,
+           "tensor.rank": ops.bufferize_rank,
            "tensor.empty": ops.bufferize_empty, "tensor.splat": ops.bufferize_splat,
            "tensor.extract": ops.bufferize_extract,
            "tensor.from_elements": ops.bufferize_from_elements}

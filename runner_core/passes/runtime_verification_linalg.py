@@ -211,10 +211,13 @@ def _apply(bld, expr, dims: list[SSAValue], constant_dims: bool = False) -> SSAV
     return bld.op("affine.apply", dims, [_INDEX], {"map": b.AffineMapAttr(m)}).results[0]
 
 
+def _rank(bld, t: SSAValue) -> SSAValue:
+    return bld.op("tensor.rank", [t], [_INDEX]).results[0]
+
+
 def check_tensor_dim(bld, op: Operation, message) -> None:
-    rank = len(op.operands[0].type.get_shape())
     idx = op.operands[1]
-    ok = bld.and_(_cmp(bld, "sge", idx, bld.index(0)), _cmp(bld, "slt", idx, bld.index(rank)))
+    ok = bld.and_(bld.cmp("sge", idx, bld.index(0)), bld.cmp("slt", idx, _rank(bld, op.operands[0])))
     bld.assert_(ok, message("index is out of bounds"))
 
 
@@ -222,22 +225,25 @@ def check_tensor_cast(bld, op: Operation, message) -> None:
     src, rt = op.operands[0], op.results[0].type
     if not isinstance(rt, b.TensorType):
         return  # to an unranked tensor: nothing to check
+    shape = rt.get_shape()
     if not isinstance(src.type, b.TensorType):
-        raise ValueError("a cast from an unranked tensor (LLVM 22 checks its rank: not "
-                         "generated here)")
-    for i, (d, s) in enumerate(zip(rt.get_shape(), src.type.get_shape(), strict=True)):
+        bld.assert_(bld.cmp("eq", _rank(bld, src), bld.index(len(shape))),
+                    message("rank mismatch"))
+        known = [-1] * len(shape)
+    else:
+        known = list(src.type.get_shape())
+    for i, (d, s) in enumerate(zip(shape, known, strict=True)):
         if d >= 0 and s < 0:
             dim = bld.op("tensor.dim", [src, bld.index(i)], [_INDEX]).results[0]
-            bld.assert_(_cmp(bld, "eq", dim, bld.index(d)), message(f"size mismatch of dim {i}"))
+            bld.assert_(bld.cmp("eq", dim, bld.index(d)), message(f"size mismatch of dim {i}"))
 
 
 def check_tensor_access(bld, op: Operation, message) -> None:
     t = op.operands[0] if op.name == "tensor.extract" else op.operands[1]
     indices = op.operands[1:] if op.name == "tensor.extract" else op.operands[2:]
-    zero = bld.index(0)
     cond = None
     for i, idx in enumerate(indices):
-        ok = bld.and_(_cmp(bld, "sge", idx, zero), _cmp(bld, "slt", idx, _dim(bld, t, i)))
+        ok = bld.and_(bld.cmp("sge", idx, bld.index(0)), bld.cmp("slt", idx, _dim(bld, t, i)))
         cond = ok if cond is None else bld.and_(cond, ok)
     if cond is not None:
         bld.assert_(cond, message("out-of-bounds access"))
