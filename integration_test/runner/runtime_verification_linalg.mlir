@@ -10,7 +10,7 @@
 // RUN: | FileCheck %s
 
 // generate-runtime-verification's checks of linalg ops (on memrefs and on
-// tensors) and of tensor.dim/cast/extract, with LLVM 22's messages; each
+// tensors) and of tensor.dim/cast (ranked and unranked)/extract, with LLVM 22's messages; each
 // failure is printed and the program goes on (-test-cf-assert).  Expected
 // text: LLVM 22's tools.
 
@@ -42,6 +42,11 @@ func.func @fill_cast(%t: tensor<?xf32>) -> tensor<4xf32> {
   %z = arith.constant 1.0 : f32
   %f = linalg.fill ins(%z : f32) outs(%c : tensor<4xf32>) -> tensor<4xf32>
   return %f : tensor<4xf32>
+}
+
+func.func @to_matrix(%t: tensor<*xf32>) -> tensor<?x3xf32> {
+  %c = tensor.cast %t : tensor<*xf32> to tensor<?x3xf32>
+  return %c : tensor<?x3xf32>
 }
 
 func.func @read(%t: tensor<?xf32>, %i: index) -> f32 {
@@ -85,6 +90,19 @@ func.func @main() {
   // CHECK-NEXT: %cast = tensor.cast %arg0 : tensor<?xf32> to tensor<4xf32>
   // CHECK-NEXT: ^ size mismatch of dim 0
   %f = func.call @fill_cast(%d5) : (tensor<?xf32>) -> tensor<4xf32>
+
+  %t132 = arith.constant dense<0.0> : tensor<1x3x2xf32>
+  %u5 = tensor.cast %t132 : tensor<1x3x2xf32> to tensor<*xf32>
+  %t23u = arith.constant dense<0.0> : tensor<2x4xf32>
+  %u23 = tensor.cast %t23u : tensor<2x4xf32> to tensor<*xf32>
+  // CHECK: ERROR: Runtime op verification failed
+  // CHECK-NEXT: %cast = tensor.cast %arg0 : tensor<*xf32> to tensor<?x3xf32>
+  // CHECK-NEXT: ^ rank mismatch
+  %m5 = func.call @to_matrix(%u5) : (tensor<*xf32>) -> tensor<?x3xf32>
+  // CHECK: ERROR: Runtime op verification failed
+  // CHECK-NEXT: %cast = tensor.cast %arg0 : tensor<*xf32> to tensor<?x3xf32>
+  // CHECK-NEXT: ^ size mismatch of dim 1
+  %m23 = func.call @to_matrix(%u23) : (tensor<*xf32>) -> tensor<?x3xf32>
 
   // CHECK: ERROR: Runtime op verification failed
   // CHECK-NEXT: %extracted = tensor.extract %arg0[%arg1] : tensor<?xf32>
