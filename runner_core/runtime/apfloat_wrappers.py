@@ -5,9 +5,9 @@ has no type for into calls ``_mlir_apfloat_add(i32 semantics, i64 a, i64 b) ->
 i64`` (bits in, bits out); ``vector.print`` of such a value calls
 ``printApFloat(i32 semantics, i64 bits)``, which prints the value converted to
 double as ``std::ostream`` does, without a newline.  Upstream they live in
-``libmlir_apfloat_wrappers.so``, a ``DT_NEEDED`` of ``libmlir_c_runner_utils.so``,
-so a program given the C runner utilities finds them: that provider includes
-these symbols.  The arithmetic is :mod:`runner_core.ir.apfloat` (exact, rounded
+``libmlir_apfloat_wrappers.so``, a ``DT_NEEDED`` of both ``libmlir_c_runner_utils.so``
+and ``libmlir_runner_utils.so``, so a program given either finds them (mlir-runner 22
+resolves through a library's dependencies): both providers include these symbols.  The arithmetic is :mod:`runner_core.ir.apfloat` (exact, rounded
 once to nearest even).  A semantics id this module does not model is reported
 as an internal error of the run, never a made-up value.
 """
