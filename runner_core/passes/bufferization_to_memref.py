@@ -40,10 +40,14 @@ class ConvertBufferizationToMemrefPass:
             t = op.results[0].type
             sizes = [rw.op("memref.dim", [src, rw.index(i)], [b.IndexType()]).results[0]
                      for i, d in enumerate(t.get_shape()) if d < 0]
-            new = rw.op("memref.alloc", sizes, [t], {
+            # A buffer of the identity layout, cast to the clone's layout where it has
+            # another (the copy from a strided source calls memrefCopy, as upstream's).
+            plain = b.MemRefType(t.element_type, t.get_shape(), memory_space=t.memory_space)
+            new = rw.op("memref.alloc", sizes, [plain], {
                 "operandSegmentSizes": b.DenseArrayBase.from_list(b.i32, [len(sizes), 0])})
             rw.op("memref.copy", [src, new.results[0]])
-            rw.replace(op, new.results)
+            result = new if plain == t else rw.op("memref.cast", new.results, [t])
+            rw.replace(op, result.results)
 
 
 REGISTRATION = {"name": "convert-bufferization-to-memref",

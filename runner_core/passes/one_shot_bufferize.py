@@ -27,6 +27,7 @@ from xdsl.ir import Operation, SSAValue
 from runner_core.errors import RunnerError
 from runner_core.mlir22_names import unsupported_message
 from runner_core.passes import bufferize_ops as ops
+from runner_core.passes.buffer_deallocation import CLONE_ATTR
 
 
 class BufferizeError(RunnerError):
@@ -167,6 +168,11 @@ class OneShotBufferizePass:
         # Uses that may see a write (a dim reads only the shape, which writes keep).
         counts = {op: [sum(1 for u in v.uses if u.operation.name != "tensor.dim")
                        for v in op.operands] for op in tensor_ops}
+        for op in tensor_ops:
+            if op.name == "func.return":
+                kinds = [_origin(v) if _is_tensor(v.type) else "" for v in op.operands]
+                if any(kinds):
+                    op.attributes[CLONE_ATTR] = b.ArrayAttr([b.StringAttr(k) for k in kinds])
         rw = ops.Rewriter(ctx, set())
         for op in tensor_ops:
             rw.anchor = op
@@ -259,6 +265,34 @@ class OneShotBufferizePass:
         return value
 
 
+def _origin(v: SSAValue, depth: int = 0) -> str:
+    """Where LLVM 22's in-place bufferization takes the buffer of tensor `v` from:
+    ``arg`` (a function argument, written in place), ``global`` (a constant) or ""
+    (a buffer the function allocates and owns)."""
+    from xdsl.ir import BlockArgument
+
+    if depth > 64:
+        return "arg"  # give up towards the side that clones
+    if isinstance(v, BlockArgument):
+        parent = v.owner.parent_op() if v.owner is not None else None
+        return "arg" if parent is not None and parent.name == "func.func" else "arg"
+    op = v.owner
+    if op.name == "arith.constant":
+        return "global"
+    if op.name == "tensor.cast":
+        return _origin(op.operands[0], depth + 1)
+    if op.name == "tensor.insert":
+        return _origin(op.operands[1], depth + 1)
+    if op.name in _LINALG_DPS:
+        return _origin(op.outputs[op.results.index(v)], depth + 1)
+    if op.name in _REGION_OPS:
+        i = op.results.index(v)
+        found = {_origin(blk.last_op.operands[i], depth + 1) for r in op.regions
+                 for blk in r.blocks if blk.last_op is not None and blk.last_op.operands}
+        return "arg" if "arg" in found else ("global" if "global" in found else "")
+    return ""
+
+
 class _Use:
     """A stand-in for an operand use (`_may_write` reads its op and index)."""
 
@@ -268,8 +302,8 @@ class _Use:
 
 REGISTRATIONS = (
     {"name": "one-shot-bufferize", "factory": OneShotBufferizePass,
-     "summary": "tensor constants, casts and calls of external functions as LLVM 22 "
-                "bufferizes them; other tensor ops refused",
+     "summary": "functions, calls, scf.if, tensor and linalg ops on tensors as buffers, "
+                "with value semantics; other tensor ops refused",
      "options": ("bufferize-function-boundaries", "function-boundary-type-conversion",
                  "unknown-type-conversion", "allow-return-allocs-from-loops",
                  "allow-unknown-ops", "copy-before-write", "dialect-filter",
@@ -277,18 +311,4 @@ REGISTRATIONS = (
                  "analysis-heuristic", "test-analysis-only", "print-conflicts",
                  "check-parallel-regions", "dump-alias-sets", "buffer-alignment",
                  "no-analysis-func-filter")},
-    {"name": "buffer-deallocation-pipeline", "factory": lambda **o: _NoDealloc(),
-     "summary": "accepted: the runner does not free buffers (no effect on output)",
-     "options": ("private-function-dynamic-ownership",)},
 )
-
-
-class _NoDealloc:
-    """Inserting deallocations changes no value a program prints; the runner leaves
-    buffers to the end of the run.  A program that already frees a buffer is not
-    touched either."""
-
-    name = "buffer-deallocation-pipeline"
-
-    def run(self, op: Operation, ctx: Context) -> None:
-        return None

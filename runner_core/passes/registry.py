@@ -52,6 +52,7 @@ def _load_own_passes() -> None:
             arith_to_apfloat,
             async_func_to_runtime,
             async_parallel_for,
+            buffer_deallocation,
             bufferization_to_memref,
             elementwise_to_linalg,
             frontend_passes,
@@ -70,6 +71,7 @@ def _load_own_passes() -> None:
                              wide_int_emulation.REGISTRATION,
                              elementwise_to_linalg.REGISTRATION,
                              bufferization_to_memref.REGISTRATION,
+                             buffer_deallocation.REGISTRATION,
                              arith_to_apfloat.REGISTRATION,
                              async_func_to_runtime.REGISTRATION):
             register_pass(**registration)
