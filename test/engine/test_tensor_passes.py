@@ -150,3 +150,36 @@ def test_linalg_check_messages_match_llvm(amap, in_rank, tmp_path):
     real = _ASSERT.findall(p.stdout.decode())
     assert sorted(set(ours)) == sorted(set(m.replace("<stdin>", "-") for m in real)) or \
         sorted(set(ours)) == sorted(set(real))
+
+
+RETURNS = """
+func.func @inplace(%t: tensor<?xf32>, %v: f32) -> tensor<?xf32> {
+  %f = linalg.fill ins(%v : f32) outs(%t : tensor<?xf32>) -> tensor<?xf32>
+  return %f : tensor<?xf32>
+}
+func.func @owned(%n: index, %v: f32) -> tensor<?xf32> {
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %f = linalg.fill ins(%v : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  return %f : tensor<?xf32>
+}
+"""
+
+
+def test_dealloc_pipeline_clones_what_a_function_does_not_own(tmp_path):
+    """LLVM 22 writes %t in place and returns a clone of it (from the argument's fully
+    dynamic layout); a buffer the function allocated is returned as is."""
+    text = _opt(["-one-shot-bufferize=bufferize-function-boundaries",
+                 "-buffer-deallocation-pipeline"], RETURNS, tmp_path)
+    inplace, owned = text.split("func.func @owned")
+    assert "bufferization.clone" in inplace and "strided<[?], offset: ?>" in inplace
+    assert "bufferization.clone" not in owned
+    lowered = _opt(["-one-shot-bufferize=bufferize-function-boundaries",
+                    "-buffer-deallocation-pipeline", "-convert-bufferization-to-memref"],
+                   RETURNS, tmp_path)
+    assert "bufferization." not in lowered
+    if REAL:
+        real = subprocess.run([REAL, "-one-shot-bufferize=bufferize-function-boundaries",
+                               "-buffer-deallocation-pipeline", "-"], input=RETURNS.encode(),
+                              capture_output=True, check=True).stdout.decode()
+        r_inplace, r_owned = real.split("func.func @owned")
+        assert "bufferization.clone" in r_inplace and "bufferization.clone" not in r_owned
