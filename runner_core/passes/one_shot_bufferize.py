@@ -273,9 +273,8 @@ def _origin(v: SSAValue, depth: int = 0) -> str:
 
     if depth > 64:
         return "arg"  # give up towards the side that clones
-    if isinstance(v, BlockArgument):
-        parent = v.owner.parent_op() if v.owner is not None else None
-        return "arg" if parent is not None and parent.name == "func.func" else "arg"
+    if isinstance(v, BlockArgument):  # only function arguments carry tensors here
+        return "arg"
     op = v.owner
     if op.name == "arith.constant":
         return "global"

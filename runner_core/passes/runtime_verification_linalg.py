@@ -161,7 +161,7 @@ def check_structured(bld, op: Operation, message, maps: list[AffineMap]) -> None
     if guard is None:
         guard = bld.op("arith.constant", [], [b.i1], {"value": b.IntegerAttr(1, b.i1)}).results[0]
     block = Block()
-    if_op = bld.op("scf.if", [guard], [], regions=[Region(block), Region()])
+    bld.op("scf.if", [guard], [], regions=[Region(block), Region()])
     inner = bld.inside(block)
     lasts = [inner.op("index.sub", [e, one], [_INDEX]).results[0] for e in ends]
     for k, (v, m) in enumerate(zip(operands, maps, strict=True)):
@@ -181,7 +181,6 @@ def check_structured(bld, op: Operation, message, maps: list[AffineMap]) -> None
                 f"dimension #{i} of input/output operand #{k} is incompatible with inferred "
                 f"dimension size"))
     block.add_op(bld.ctx.get_op("scf.yield").create())
-    del if_op
 
 
 def _dim(bld, v: SSAValue, i: int) -> SSAValue:

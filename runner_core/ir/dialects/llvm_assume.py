@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, StringAttr, i1, i32
 from xdsl.ir import Dialect
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, \
-    var_operand_def
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, var_operand_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
