@@ -11,6 +11,7 @@ from __future__ import annotations
 import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
+from . import small_floats
 from .context import LoweringContext, prop
 from .elementwise import map_nd, retype, scalar_of
 from .registry import Registry
@@ -61,6 +62,10 @@ def dense_constant(ty: ir.Type, values: list) -> ir.Constant:
 
 def constant_value(ctx: LoweringContext, attr, mlir_type) -> ir.Constant:
     ty = ctx.convert(mlir_type)
+    if isinstance(attr, b.FloatAttr):
+        bits = small_floats.constant_bits(attr.type, attr.value.data)
+        if bits is not None:  # f8E4M3FN & co: the bit pattern (codegen/small_floats.py)
+            return bits
     if isinstance(attr, (b.IntegerAttr, b.FloatAttr)):
         return scalar_constant(ty, attr.value.data)
     if isinstance(attr, b.DenseIntOrFPElementsAttr):

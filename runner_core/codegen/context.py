@@ -19,6 +19,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from runner_core.errors import RunnerError
 from runner_core.ir.locations import op_location
 
+from . import small_floats
 from .diag import unsupported
 from .registry import LoweringTable
 from .target import TargetDescription
@@ -139,6 +140,9 @@ class LoweringContext:
                 handler(op)
                 return
         fn = self.lowerings.lookup(op.name)
+        why = small_floats.refused_arithmetic(op)
+        if why is not None:
+            raise unsupported(op, why)
         if fn is None:
             raise unsupported(op, hint=f"no lowering of '{op.name}' for target "
                                        f"'{self.target.name}'")

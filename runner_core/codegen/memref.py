@@ -193,7 +193,8 @@ def _dim(ctx, op):
         return
     d = desc(ctx, src)
     if isinstance(iv, ir.Constant):
-        ctx.set_results(op, [d.size(int(iv.constant))])
+        k = int(iv.constant)  # out of range: poison, as memref.dim's fold makes it
+        ctx.set_results(op, [d.size(k) if 0 <= k < d.rank else ir.Constant(I64, ir.Undefined)])
         return
     rank = d.rank
     arr = ir.ArrayType(I64, rank)

@@ -18,6 +18,7 @@ from xdsl.dialects import builtin as b
 from runner_core.ir.deferred import deferred_passes
 
 from . import memref_desc as md
+from . import small_floats
 from .context import LoweringContext, prop
 from .elementwise import map_nd
 from .registry import Registry
@@ -51,7 +52,13 @@ def _punctuation(op) -> str | None:
 def _print_scalar(ctx: LoweringContext, v: ir.Value, mlir_elem, op) -> None:
     bld = ctx.builder
     t = v.type
-    if isinstance(t, ir.IntType):
+    small = small_floats.format_of(mlir_elem)
+    if small is not None:  # printApFloat(semantics, bits), as MLIR 22 lowers it
+        from runner_core.ir.apfloat import SEMANTICS_ID
+
+        ctx.call("printApFloat", VOID, [ir.Constant(ir.IntType(32), SEMANTICS_ID[small.name]),
+                                        bld.zext(v, I64)])
+    elif isinstance(t, ir.IntType):
         unsigned = isinstance(mlir_elem, b.IndexType) or (
             isinstance(mlir_elem, b.IntegerType)
             and mlir_elem.signedness.data == b.Signedness.UNSIGNED)

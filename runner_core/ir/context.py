@@ -130,9 +130,17 @@ def _affine() -> Dialect:
 def _tensor() -> Dialect:
     # Tensor programs are read so that one-shot-bufferize (passes/one_shot_bufferize.py)
     # can turn the supported subset into memrefs; codegen lowers no tensor op.
-    from xdsl.dialects.tensor import Tensor
+    from runner_core.ir.dialects.tensor_ext import Tensor  # xDSL's + tensor.rank
 
     return Tensor
+
+
+def _bufferization() -> Dialect:
+    # bufferization.clone is rewritten by convert-bufferization-to-memref; the other ops
+    # are read so that the passes refuse them naming the op (codegen lowers none).
+    from xdsl.dialects.bufferization import Bufferization
+
+    return Bufferization
 
 
 def _transform() -> Dialect:
@@ -181,6 +189,7 @@ DIALECT_FACTORIES: dict[str, Callable[[], Dialect]] = {
     "affine": _affine,
     "tensor": _tensor,
     "x86vector": _x86vector,
+    "bufferization": _bufferization,
     "std": _std,
 }
 

@@ -1,19 +1,21 @@
-"""``one-shot-bufferize``: the subset whose result the runner can state exactly.
+"""``one-shot-bufferize``: tensors as buffers, with the values every reader sees kept.
 
-Supported: tensor constants (``arith.constant dense<...> : tensor<...>``),
-``tensor.cast``, and calls of *external* functions (declarations) taking
-tensors, with ``bufferize-function-boundaries``.  As LLVM 22 bufferizes them: a
-constant becomes a ``memref.global`` constant (``@__constant_3x3xi8``) read
-through ``memref.get_global``; a tensor passed to an external function that
-may write it (no ``bufferization.access = "read"`` on the argument) is copied
-first into a new buffer (constants are read-only); casts become
-``memref.cast``; declarations take ``memref<*xT>`` for ``tensor<*xT>``.
+Supported, with ``bufferize-function-boundaries``: functions taking and
+returning tensors (identity-layout memrefs), calls, ``scf.if`` results, tensor
+constants (a ``memref.global`` constant, ``@__constant_3x3xi8``, read through
+``memref.get_global``, one per distinct value, as LLVM 22 names them),
+``tensor.cast`` / ``dim`` / ``empty`` / ``splat`` / ``extract`` / ``insert`` /
+``from_elements`` and linalg ops on tensors; how each becomes buffer code, and
+when a write gets a copy, is :mod:`.bufferize_ops`.  A tensor passed to an
+external function that may write it (no ``bufferization.access = "read"``)
+gets a buffer of its own unless its buffer is fresh.
 
 LLVM 22's one-shot analysis refuses some programs (a tensor read after being
-passed to a function that may write it: "cannot avoid RaW conflict"); the
-cases where a written tensor has any other use are therefore refused here
-too, as are all other ops on tensors (their bufferization, with its
-in-place decisions, is not implemented): an error naming the op.
+passed to an external function that may write it: "cannot avoid RaW
+conflict"); the cases where such a tensor has any other use are therefore
+refused here too, as are tensor ops whose bufferization is not implemented
+(extract_slice, insert_slice, pad, loops carrying tensors, ...): an error
+naming the op.
 """
 
 from __future__ import annotations
@@ -24,28 +26,35 @@ from xdsl.ir import Operation, SSAValue
 
 from runner_core.errors import RunnerError
 from runner_core.mlir22_names import unsupported_message
+from runner_core.passes import bufferize_ops as ops
+from runner_core.passes.buffer_deallocation import CLONE_ATTR
 
 
 class BufferizeError(RunnerError):
     pass
 
 
-def _is_tensor(t) -> bool:
-    return isinstance(t, b.TensorType | b.UnrankedTensorType)
-
-
-def _memref(t):
-    if isinstance(t, b.UnrankedTensorType):
-        return b.UnrankedMemRefType.from_type(t.element_type)
-    if isinstance(t, b.TensorType):
-        return b.MemRefType(t.element_type, t.get_shape())
-    return t
+_is_tensor = ops.is_tensor
+_memref = ops.memref_of
 
 
 def _loc(op: Operation):
     from runner_core.ir.parse import op_location
 
     return op_location(op)
+
+
+_LINALG_DPS = ("linalg.generic", "linalg.fill", "linalg.matmul", "linalg.matvec",
+               "linalg.batch_matmul", "linalg.copy", "linalg.add", "linalg.sub", "linalg.mul",
+               "linalg.max", "linalg.min", "linalg.exp", "linalg.log", "linalg.sqrt",
+               "linalg.select", "linalg.conv_1d", "linalg.conv_2d", "linalg.conv_3d")
+_SIMPLE = {"tensor.cast": ops.bufferize_cast, "tensor.dim": ops.bufferize_dim,
+           "tensor.rank": ops.bufferize_rank,
+           "tensor.empty": ops.bufferize_empty, "tensor.splat": ops.bufferize_splat,
+           "tensor.extract": ops.bufferize_extract,
+           "tensor.from_elements": ops.bufferize_from_elements}
+_REGION_OPS = ("scf.if", "scf.execute_region")
+_PASS_THROUGH = ("func.return", "scf.yield", "linalg.yield")
 
 
 class OneShotBufferizePass:
@@ -69,46 +78,75 @@ class OneShotBufferizePass:
         if not tensor_ops:
             return
         for op in tensor_ops:
-            if op.name == "func.func":
-                if op.body.blocks or any(_is_tensor(t) for t in op.function_type.outputs.data):
-                    raise self._refuse(op, "a function body or result of tensor type")
-                if any(isinstance(t, b.TensorType) for t in op.function_type.inputs.data):
-                    raise self._refuse(op, "a ranked tensor argument (its layout at the "
-                                           "boundary is not reproduced)")
-                if not self.boundaries:
-                    raise self._refuse(op, "tensors at function boundaries need "
-                                           "bufferize-function-boundaries")
-            elif op.name == "func.call":
-                callee = funcs.get(op.callee.root_reference.data)
-                if callee is None or callee.body.blocks or any(
-                        _is_tensor(r.type) for r in op.results):
-                    raise self._refuse(op, "only calls of external functions without tensor "
-                                           "results")
-            elif op.name == "arith.constant":
-                if not isinstance(op.properties.get("value"), b.DenseIntOrFPElementsAttr):
-                    raise self._refuse(op, "a tensor constant that is not dense")
-            elif op.name != "tensor.cast":
-                raise self._refuse(op, "its bufferization is not implemented")
+            self._check(op, funcs)
+        for op in module.walk():
+            for region in op.regions:
+                for block in region.blocks:
+                    if any(_is_tensor(a.type) for a in block.args) and not (
+                            op.name == "func.func" and block is region.blocks.first):
+                        raise self._refuse(op, "tensor block arguments other than a "
+                                               "function's are not bufferized here")
         # Uses of each constant through its casts; a possibly-writing use must be the only one.
         writes = {}
-        for const in [op for op in tensor_ops if op.name == "arith.constant"]:
-            uses = self._uses(const.results[0])
-            written = [u for u in uses if self._may_write(u, funcs)]
-            if written and len(uses) > 1:
-                raise self._refuse(written[0].operation, "a tensor passed to a function that "
-                                   "may write it is used elsewhere too: LLVM 22's analysis "
-                                   "may report a read-after-write conflict")
-            writes[const] = bool(written)
+        for op in tensor_ops:
+            if op.name not in ("arith.constant", "func.call") and not any(
+                    u.operation.name == "func.call" for r in op.results for u in r.uses):
+                continue
+            for r in op.results:
+                if not _is_tensor(r.type):
+                    continue
+                uses = self._uses(r)
+                written = [u for u in uses if u.operation.name == "func.call"
+                           and self._may_write(u, funcs) and self._external(u, funcs)]
+                if written and len(uses) > 1:
+                    raise self._refuse(written[0].operation, "a tensor passed to a function "
+                                       "that may write it is used elsewhere too: LLVM 22's "
+                                       "analysis may report a read-after-write conflict")
+                if op.name == "arith.constant":
+                    writes[op] = bool(written)
         self._rewrite(module, ctx, tensor_ops, funcs, writes)
+
+    def _check(self, op: Operation, funcs) -> None:
+        if op.name == "func.func":
+            if not self.boundaries:
+                raise self._refuse(op, "tensors at function boundaries need "
+                                       "bufferize-function-boundaries")
+            if not op.body.blocks and any(isinstance(t, b.TensorType)
+                                          for t in op.function_type.inputs.data):
+                raise self._refuse(op, "a ranked tensor argument of an external function "
+                                       "(its layout at the boundary is not reproduced)")
+            if not op.body.blocks and any(_is_tensor(t) for t in op.function_type.outputs.data):
+                raise self._refuse(op, "an external function returning a tensor")
+        elif op.name == "func.call":
+            callee = funcs.get(op.callee.root_reference.data)
+            if callee is None:
+                raise self._refuse(op, "a call of an unknown function")
+        elif op.name == "arith.constant":
+            if not isinstance(op.properties.get("value"), b.DenseIntOrFPElementsAttr):
+                raise self._refuse(op, "a tensor constant that is not dense")
+        elif op.name in _LINALG_DPS:
+            if any(isinstance(v.type, b.UnrankedTensorType) for v in op.operands):
+                raise self._refuse(op, "an unranked tensor operand")
+        elif op.name in _REGION_OPS or op.name in _PASS_THROUGH or op.name in _SIMPLE or \
+                op.name == "tensor.insert":
+            if op.name in _SIMPLE and any(isinstance(v.type, b.UnrankedTensorType)
+                                          for v in op.results) and op.name != "tensor.cast":
+                raise self._refuse(op, "an unranked result")
+        else:
+            raise self._refuse(op, "its bufferization is not implemented")
 
     def _uses(self, v: SSAValue) -> list:
         out = []
         for use in v.uses:
             if use.operation.name == "tensor.cast":
                 out.extend(self._uses(use.operation.results[0]))
-            else:
+            elif use.operation.name != "tensor.dim":
                 out.append(use)
         return out
+
+    @staticmethod
+    def _external(use, funcs) -> bool:
+        return not funcs[use.operation.callee.root_reference.data].body.blocks
 
     @staticmethod
     def _may_write(use, funcs) -> bool:
@@ -126,59 +164,145 @@ class OneShotBufferizePass:
             raise self._refuse(module, "not anchored on a builtin.module")
         used = {op.sym_name.data for op in module.walk() if hasattr(op, "sym_name")
                 and hasattr(op.sym_name, "data")}
-        first_func = next((op for op in body.ops if op.name == "func.func"), None)
+        globals_by_value: dict = {}
+        # Uses that may see a write (a dim reads only the shape, which writes keep).
+        counts = {op: [sum(1 for u in v.uses if u.operation.name != "tensor.dim")
+                       for v in op.operands] for op in tensor_ops}
         for op in tensor_ops:
+            if op.name == "func.return":
+                kinds = [_origin(v) if _is_tensor(v.type) else "" for v in op.operands]
+                if any(kinds):
+                    op.attributes[CLONE_ATTR] = b.ArrayAttr([b.StringAttr(k) for k in kinds])
+        rw = ops.Rewriter(ctx, set())
+        for op in tensor_ops:
+            rw.anchor = op
             if op.name == "func.func":
                 ft = op.function_type
                 op.function_type = b.FunctionType.from_lists(
-                    [_memref(t) for t in ft.inputs.data], list(ft.outputs.data))
+                    [_memref(t) for t in ft.inputs.data], [_memref(t) for t in ft.outputs.data])
+                if op.body.blocks:
+                    for a in op.body.blocks.first.args:
+                        ops.retype(a, _memref(a.type))
             elif op.name == "arith.constant":
-                t = op.results[0].type
-                mt = _memref(t)
-                dims = "x".join(str(d) for d in t.get_shape())
-                base = f"__constant_{dims}x{t.element_type}"
-                name, n = base, 0
-                while name in used:
-                    name, n = f"{base}_{n}", n + 1
-                used.add(name)
-                glob = ctx.get_op("memref.global").create(properties={
-                    "sym_name": b.StringAttr(name), "sym_visibility": b.StringAttr("private"),
-                    "type": mt, "initial_value": op.properties["value"],
-                    "constant": b.UnitAttr(), "alignment": b.IntegerAttr(64, b.i64)})
-                glob.location = op.location
-                body.insert_op_before(glob, first_func) if first_func else body.add_op(glob)
-                get = ctx.get_op("memref.get_global").create(
-                    properties={"name": b.SymbolRefAttr(name)}, result_types=[mt])
-                get.location = op.location
-                op.parent_block().insert_op_before(get, op)
-                value = get.results[0]
+                value = self._global(ctx, body, used, globals_by_value, op)
                 if writes.get(op):
-                    alloc = ctx.get_op("memref.alloc").create(
-                        result_types=[mt], properties={
-                            "alignment": b.IntegerAttr(64, b.i64),
-                            "operandSegmentSizes": b.DenseArrayBase.from_list(b.i32, [0, 0])})
-                    copy = ctx.get_op("memref.copy").create(operands=[value, alloc.results[0]])
-                    for new in (alloc, copy):
-                        new.location = op.location
-                        op.parent_block().insert_op_before(new, op)
-                    value = alloc.results[0]
-                op.results[0].replace_all_uses_with(value)
-                op.detach()
-                op.erase()
-            elif op.name == "tensor.cast":
-                new = ctx.get_op("memref.cast").create(
-                    operands=list(op.operands), result_types=[_memref(op.results[0].type)])
-                new.location = op.location
-                op.parent_block().insert_op_before(new, op)
-                op.results[0].replace_all_uses_with(new.results[0])
-                op.detach()
-                op.erase()
+                    value = rw.copy_of(value)
+                rw.replace(op, [value])
+            elif op.name == "func.call":
+                self._call(rw, op, funcs)
+            elif op.name in _SIMPLE:
+                _SIMPLE[op.name](rw, op)
+            elif op.name == "tensor.insert":
+                ops.bufferize_insert(rw, op, counts[op])
+            elif op.name in _LINALG_DPS:
+                ops.bufferize_linalg(rw, op, counts[op])
+            elif op.name in _REGION_OPS:
+                ops.bufferize_region_results(op)
+
+    def _global(self, ctx, body, used, globals_by_value, op) -> SSAValue:
+        t = op.results[0].type
+        mt = _memref(t)
+        key = (mt, op.properties["value"])
+        name = globals_by_value.get(key)
+        if name is None:
+            dims = "x".join(str(d) for d in t.get_shape())
+            base = f"__constant_{dims}x{t.element_type}" if dims else \
+                f"__constant_{t.element_type}"
+            name, n = base, 0
+            while name in used:
+                name, n = f"{base}_{n}", n + 1
+            used.add(name)
+            globals_by_value[key] = name
+            glob = ctx.get_op("memref.global").create(properties={
+                "sym_name": b.StringAttr(name), "sym_visibility": b.StringAttr("private"),
+                "type": mt, "initial_value": op.properties["value"],
+                "constant": b.UnitAttr(), "alignment": b.IntegerAttr(64, b.i64)})
+            glob.location = op.location
+            first = body.first_op
+            body.insert_op_before(glob, first) if first else body.add_op(glob)
+        get = ctx.get_op("memref.get_global").create(
+            properties={"name": b.SymbolRefAttr(name)}, result_types=[mt])
+        get.location = op.location
+        op.parent_block().insert_op_before(get, op)
+        return get.results[0]
+
+    def _call(self, rw, op, funcs) -> None:
+        callee = funcs[op.callee.root_reference.data]
+        operands = list(op.operands)
+        if not callee.body.blocks:
+            # An external function that may write a buffer gets one of its own unless
+            # the value's buffer is fresh (the tensor has no other use: checked above).
+            for i, v in enumerate(operands):
+                if isinstance(v.type, b.MemRefType | b.UnrankedMemRefType) and \
+                        self._may_write(_Use(op, i), funcs):
+                    operands[i] = self._own_buffer(rw, op, v)
+        if not any(_is_tensor(r.type) for r in op.results) and operands == list(op.operands):
+            return
+        new = type(op).create(operands=operands,
+                              result_types=[_memref(r.type) for r in op.results],
+                              properties=dict(op.properties), attributes=dict(op.attributes))
+        new.location = op.location
+        op.parent_block().insert_op_before(new, op)
+        rw.replace(op, new.results)
+        for r in new.results:
+            if isinstance(r.type, b.MemRefType):
+                rw.fresh.add(r)
+
+    def _own_buffer(self, rw, op, v):
+        """`v`, or a copy of it (re-cast) when its buffer is not fresh."""
+        casts = []
+        root = v
+        while isinstance(root.owner, Operation) and root.owner.name == "memref.cast":
+            casts.append(root.owner.results[0].type)
+            root = root.owner.operands[0]
+        if root in rw.fresh:
+            return v
+        if not isinstance(root.type, b.MemRefType):
+            raise self._refuse(op, "an unranked buffer the callee may write")
+        value = rw.copy_of(root)
+        for t in reversed(casts):
+            value = rw.op("memref.cast", [value], [t]).results[0]
+        return value
+
+
+def _origin(v: SSAValue, depth: int = 0) -> str:
+    """Where LLVM 22's in-place bufferization takes the buffer of tensor `v` from:
+    ``arg`` (a function argument, written in place), ``global`` (a constant) or ""
+    (a buffer the function allocates and owns)."""
+    from xdsl.ir import BlockArgument
+
+    if depth > 64:
+        return "arg"  # give up towards the side that clones
+    if isinstance(v, BlockArgument):  # only function arguments carry tensors here
+        return "arg"
+    op = v.owner
+    if op.name == "arith.constant":
+        return "global"
+    if op.name == "tensor.cast":
+        return _origin(op.operands[0], depth + 1)
+    if op.name == "tensor.insert":
+        return _origin(op.operands[1], depth + 1)
+    if op.name in _LINALG_DPS:
+        return _origin(op.outputs[op.results.index(v)], depth + 1)
+    if op.name in _REGION_OPS:
+        i = op.results.index(v)
+        found = {_origin(blk.last_op.operands[i], depth + 1) for r in op.regions
+                 for blk in r.blocks if blk.last_op is not None and blk.last_op.operands}
+        return "arg" if "arg" in found else ("global" if "global" in found else "")
+    return ""
+
+
+class _Use:
+    """A stand-in for an operand use (`_may_write` reads its op and index)."""
+
+    def __init__(self, operation, index):
+        self.operation, self.index = operation, index
 
 
 REGISTRATIONS = (
     {"name": "one-shot-bufferize", "factory": OneShotBufferizePass,
-     "summary": "tensor constants, casts and calls of external functions as LLVM 22 "
-                "bufferizes them; other tensor ops refused",
+     "summary": "functions, calls, scf.if, tensor and linalg ops on tensors as buffers, "
+                "with value semantics; other tensor ops refused",
      "options": ("bufferize-function-boundaries", "function-boundary-type-conversion",
                  "unknown-type-conversion", "allow-return-allocs-from-loops",
                  "allow-unknown-ops", "copy-before-write", "dialect-filter",
@@ -186,18 +310,4 @@ REGISTRATIONS = (
                  "analysis-heuristic", "test-analysis-only", "print-conflicts",
                  "check-parallel-regions", "dump-alias-sets", "buffer-alignment",
                  "no-analysis-func-filter")},
-    {"name": "buffer-deallocation-pipeline", "factory": lambda **o: _NoDealloc(),
-     "summary": "accepted: the runner does not free buffers (no effect on output)",
-     "options": ("private-function-dynamic-ownership",)},
 )
-
-
-class _NoDealloc:
-    """Inserting deallocations changes no value a program prints; the runner leaves
-    buffers to the end of the run.  A program that already frees a buffer is not
-    touched either."""
-
-    name = "buffer-deallocation-pipeline"
-
-    def run(self, op: Operation, ctx: Context) -> None:
-        return None

@@ -49,8 +49,12 @@ def _load_own_passes() -> None:
         _OWN_PASSES_LOADED = True
         # The runner's own passes, listed here once (each module describes its pass).
         from runner_core.passes import (
+            arith_to_apfloat,
             async_func_to_runtime,
             async_parallel_for,
+            buffer_deallocation,
+            bufferization_to_memref,
+            elementwise_to_linalg,
             frontend_passes,
             math_polynomial_approximation,
             one_shot_bufferize,
@@ -67,6 +71,10 @@ def _load_own_passes() -> None:
                              *one_shot_bufferize.REGISTRATIONS,
                              *transform_interpreter.REGISTRATIONS,
                              wide_int_emulation.REGISTRATION,
+                             elementwise_to_linalg.REGISTRATION,
+                             bufferization_to_memref.REGISTRATION,
+                             buffer_deallocation.REGISTRATION,
+                             arith_to_apfloat.REGISTRATION,
                              async_func_to_runtime.REGISTRATION):
             register_pass(**registration)
 

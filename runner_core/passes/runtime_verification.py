@@ -12,9 +12,11 @@ The op is printed with the names of the module as it was before the pass
 (the numbering mlir-opt 22 shows in these messages, e.g. `%assume_align_0`).
 Checks implemented: out-of-bounds indices of ``memref.load``/``store``/
 ``atomic_rmw``; ``memref.assume_alignment``; ``memref.cast`` between ranked
-memrefs (static sizes, offset, strides of the result).  Other ops LLVM 22
-verifies (subview, dim, copy, reinterpret_cast, expand_shape, dynamic
-allocations, tensor and linalg ops) are an unsupported error naming the op:
+memrefs (static sizes, offset, strides of the result); linalg structured ops
+and ``tensor.dim``/``cast``/``extract``/``insert`` (:mod:`.runtime_verification_linalg`).
+Other ops LLVM 22 verifies (subview, dim, copy, reinterpret_cast,
+expand_shape, other tensor ops) are an unsupported error naming the op (LLVM 22
+checks no allocation, dynamic sizes included):
 their checks are not generated here, and silently leaving them out could let
 a faulty program pass.
 """
@@ -27,6 +29,7 @@ from xdsl.ir import Operation, SSAValue
 
 from runner_core.errors import RunnerError
 from runner_core.mlir22_names import unsupported_message
+from runner_core.passes import runtime_verification_linalg as lv
 
 _INDEX = b.IndexType()
 _I1 = b.IntegerType(1)
@@ -46,13 +49,22 @@ class _Builder:
     def __init__(self, ctx: Context, anchor: Operation):
         self.ctx, self.anchor = ctx, anchor
 
-    def op(self, name, operands, result_types, properties=None) -> Operation:
+    def op(self, name, operands, result_types, properties=None, regions=()) -> Operation:
         new = self.ctx.get_op(name).create(operands=list(operands),
                                            result_types=list(result_types),
-                                           properties=properties or {})
+                                           properties=properties or {}, regions=list(regions))
         new.location = self.anchor.location
-        self.anchor.parent_block().insert_op_before(new, self.anchor)
+        self._insert(new)
         return new
+
+    def _insert(self, new: Operation) -> None:
+        self.anchor.parent_block().insert_op_before(new, self.anchor)
+
+    def inside(self, block) -> _Builder:
+        """A builder appending to `block` (a region of an op it made), same location."""
+        inner = _Builder(self.ctx, self.anchor)
+        inner._insert = block.add_op
+        return inner
 
     def index(self, v: int) -> SSAValue:
         return self.op("arith.constant", [], [_INDEX],
@@ -81,16 +93,33 @@ class GenerateRuntimeVerificationPass:
 
         names, blocks = assign_names(_top(root))
         todo = [op for op in root.walk() if _verified(op)]
+        maps = {}
         for op in todo:
-            if op.name in _NOT_DONE or op.name.startswith(("tensor.", "linalg.")) or (
-                    op.name in ("memref.alloc", "memref.alloca") and op.operands):
+            if lv.is_structured(op):
+                maps[op] = lv.indexing_maps(op)
+            if op.name in _NOT_DONE or (op.name.startswith("linalg.") and maps.get(op) is None) \
+                    or (op.name.startswith("tensor.") and op.name not in lv.CHECKED_TENSOR_OPS):
                 raise RuntimeVerificationError("error: " + unsupported_message(
                     f"'{op.name}' in generate-runtime-verification (its run-time checks are "
                     f"not generated)", _loc(op)))
         for op in todo:
             message = _message_prefix(op, names, blocks)
             bld = _Builder(ctx, op)
-            if op.name in _ACCESSES:
+            if op in maps:
+                try:
+                    lv.check_structured(bld, op, lambda what, m=message: _say(m, what),
+                                        maps[op])
+                except ValueError as e:
+                    raise RuntimeVerificationError("error: " + unsupported_message(
+                        f"'{op.name}' in generate-runtime-verification ({e})", _loc(op))) \
+                        from None
+            elif op.name == "tensor.dim":
+                lv.check_tensor_dim(bld, op, lambda what, m=message: _say(m, what))
+            elif op.name == "tensor.cast":
+                lv.check_tensor_cast(bld, op, lambda what, m=message: _say(m, what))
+            elif op.name in ("tensor.extract", "tensor.insert"):
+                lv.check_tensor_access(bld, op, lambda what, m=message: _say(m, what))
+            elif op.name in _ACCESSES:
                 _check_access(bld, op, message)
             elif op.name == "memref.assume_alignment":
                 _check_alignment(bld, op, message)
@@ -109,7 +138,7 @@ def _verified(op: Operation) -> bool:
             "memref.assume_alignment", "memref.cast", "memref.alloc", "memref.alloca"):
         return True
     return op.name.startswith(("tensor.", "linalg.")) and op.name not in (
-        "tensor.empty", "linalg.yield", "linalg.index")
+        lv.UNCHECKED_TENSOR_OPS | {"linalg.yield", "linalg.index"})
 
 
 def _loc(op: Operation):
@@ -119,9 +148,7 @@ def _loc(op: Operation):
 
 
 def _message_prefix(op: Operation, names, blocks) -> tuple[str, str]:
-    from runner_core.ir.printing import print_op_with_names
-
-    text = print_op_with_names(op, names, blocks).rstrip("\n")
+    text = lv.op_text(op, names, blocks)
     loc = op.location
     where = (f'loc("{loc.filename.data}":{loc.line.data}:{loc.column.data})'
              if isinstance(loc, b.FileLineColLoc) else "loc(unknown)")

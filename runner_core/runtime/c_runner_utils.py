@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ctypes
 
-from . import float16_utils
+from . import apfloat_wrappers, float16_utils
 from . import memref_access as ma
 from .cstdio import symbol_address
 from .provider import Provider
@@ -156,6 +156,7 @@ class CRunnerUtils(Provider):
         self._copy_cb = _COPY_T(_memref_copy)
         syms["memrefCopy"] = ctypes.cast(self._copy_cb, ctypes.c_void_p).value
         syms.update(float16_utils.symbols())  # libmlir_float16_utils.so comes with it
+        syms.update(apfloat_wrappers.symbols())  # and libmlir_apfloat_wrappers.so
         return syms
 
 

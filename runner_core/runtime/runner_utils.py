@@ -18,7 +18,7 @@ import ctypes
 import math
 import struct
 
-from . import float16_utils
+from . import apfloat_wrappers, float16_utils
 from . import memref_access as ma
 from .cstdio import write_stderr, write_stdout
 from .provider import Provider, c_callback
@@ -205,6 +205,7 @@ class RunnerUtils(Provider):
         add("_mlir_ciface_printMemrefVector4x4xf32", _CIFACE_T(_guard("printMemrefVector", vec4x4)))
 
         syms.update(float16_utils.symbols())  # libmlir_float16_utils.so comes with it
+        syms.update(apfloat_wrappers.symbols())  # so does libmlir_apfloat_wrappers.so
 
         import time
 

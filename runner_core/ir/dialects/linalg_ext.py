@@ -16,6 +16,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, IntegerType, MemRefType, ShapedType
 from xdsl.dialects.linalg import Linalg as _XLinalg
 from xdsl.dialects.linalg.ops import FillOp as _XFill
+from xdsl.dialects.linalg.ops import GenericOp as _XGeneric
 from xdsl.dialects.linalg.ops import MatmulOp as _XMatmul
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Dialect, Region
@@ -96,7 +97,30 @@ class MatmulOp(_XMatmul):
         return hidden_region
 
 
-_REPLACED = {_XFill: FillOp, _XMatmul: MatmulOp}
+
+
+class GenericOp(_XGeneric):
+    """xDSL's `linalg.generic`, also reading a trait alias in place of the attribute
+    dictionary (`linalg.generic #trait ins(...)`, as MLIR's parser allows)."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _XGeneric:
+        from xdsl.dialects.builtin import DictionaryAttr
+        from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+        if parser._current_token.kind != MLIRTokenKind.HASH_IDENT:  # noqa: SLF001
+            return super().parse(parser)
+        at = parser.pos
+        trait = parser.parse_attribute()
+        if not isinstance(trait, DictionaryAttr):
+            parser.raise_error("expected an attribute dictionary for linalg.generic", at,
+                               parser.pos)
+        plain = parser.parse_optional_attr_dict
+        parser.parse_optional_attr_dict = lambda: dict(trait.data)
+        try:
+            return super().parse(parser)
+        finally:
+            parser.parse_optional_attr_dict = plain
 
 
 def _conv_ops():
@@ -105,8 +129,9 @@ def _conv_ops():
     return CONV_OPS
 
 
+_REPLACED = {_XFill: FillOp, _XMatmul: MatmulOp, _XGeneric: GenericOp}
 Linalg = Dialect("linalg", [*(_REPLACED.get(op, op) for op in _XLinalg.operations),
                             *_conv_ops()],
                  list(_XLinalg.attributes))
 
-__all__ = ["Linalg", "FillOp", "MatmulOp"]
+__all__ = ["FillOp", "GenericOp", "Linalg", "MatmulOp"]

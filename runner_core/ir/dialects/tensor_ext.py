@@ -1,0 +1,52 @@
+"""The tensor dialect as xDSL defines it, plus `tensor.rank`.
+
+MLIR 22's run-time checks of `tensor.dim` and of a cast from an unranked
+tensor read the rank (``%rank = tensor.rank %t : tensor<*xf32>``), which
+one-shot-bufferize turns into `memref.rank`; xDSL has no such op.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IndexType, TensorType, UnrankedTensorType
+from xdsl.dialects.tensor import Tensor as _XTensor
+from xdsl.ir import Dialect, SSAValue
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+
+from ._syntax import print_attr_dict
+
+
+@irdl_op_definition
+class RankOp(IRDLOperation):
+    """`%r = tensor.rank %t : tensor<...>`."""
+
+    name = "tensor.rank"
+    tensor = operand_def(TensorType | UnrankedTensorType)
+    rank = result_def(IndexType)
+    traits = traits_def(Pure())
+
+    def __init__(self, tensor: SSAValue):
+        super().__init__(operands=[tensor], result_types=[IndexType()])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> RankOp:
+        name = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        op = cls(parser.resolve_operand(name, parser.parse_type()))
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.tensor)
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.tensor.type)
+
+
+Tensor = Dialect("tensor", [*_XTensor.operations, RankOp], list(_XTensor.attributes))
+
+__all__ = ["Tensor", "RankOp"]

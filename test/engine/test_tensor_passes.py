@@ -1,0 +1,185 @@
+"""convert-elementwise-to-linalg, one-shot-bufferize on functions, convert-bufferization-to-memref
+and the linalg run-time checks: what each pass leaves, compared with LLVM 22's mlir-opt where
+it is installed (the reference), else with the facts recorded from it here."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from runner_core import opt
+
+REAL = shutil.which("mlir-opt", path="/usr/lib/llvm-22/bin")
+needs_real = pytest.mark.skipif(REAL is None, reason="LLVM 22's mlir-opt is not installed")
+
+ELEMENTWISE = """
+func.func @f(%a: tensor<?x3xf32>, %b: tensor<?x3xf32>, %c: tensor<?x3xi1>) -> tensor<?x3xi1> {
+  %0 = arith.addf %a, %b : tensor<?x3xf32>
+  %1 = arith.select %c, %0, %b : tensor<?x3xi1>, tensor<?x3xf32>
+  %2 = math.exp %1 : tensor<?x3xf32>
+  %3 = arith.cmpf olt, %2, %a : tensor<?x3xf32>
+  return %3 : tensor<?x3xi1>
+}
+func.func @g() -> tensor<2xi8> {
+  %a = arith.constant dense<[100, -7]> : tensor<2xi8>
+  %b = arith.constant dense<[100, 3]> : tensor<2xi8>
+  %s = arith.addi %a, %b : tensor<2xi8>
+  return %s : tensor<2xi8>
+}
+"""
+
+
+def _opt(args: list[str], text: str, tmp_path) -> str:
+    r = opt.tool_main(["mlir-opt", *args], text.encode(), {}, str(tmp_path))
+    assert r.returncode == 0, r.stderr.decode()
+    return r.stdout.decode()
+
+
+def _shape(text: str) -> list[str]:
+    """Op names and the ins/outs/constant parts of each line: what the passes decide,
+    without the printers' differences (map aliases, value numbering)."""
+    out = []
+    for line in text.splitlines():
+        m = re.search(r"= ([a-z_]+\.[a-z_.]+)|^\s*([a-z_]+\.[a-z_.]+)", line)
+        if m:
+            name = m.group(1) or m.group(2)
+            dense = re.findall(r"dense<[^>]*>", line)
+            out.append(" ".join([name, *dense]))
+    return out
+
+
+def test_elementwise_to_linalg_outs_and_folds(tmp_path):
+    text = _opt(["-convert-elementwise-to-linalg"], ELEMENTWISE, tmp_path)
+    # outs: the first operand of the result's type, else tensor.empty sized by tensor.dim
+    # of the first operand; i8 constants folded with wrap-around (100 + 100 = -56).
+    assert "outs(%arg0 : tensor<?x3xf32>)" in text
+    assert re.search(r"tensor.dim %2, %c0 : tensor<\?x3xf32>", text)
+    assert "dense<[-56, -4]> : tensor<2xi8>" in text
+    assert text.count("linalg.generic") == 4
+    if REAL:
+        real = subprocess.run([REAL, "-convert-elementwise-to-linalg"], input=ELEMENTWISE.encode(),
+                              capture_output=True, check=True).stdout.decode()
+        assert _shape(text) == _shape(real)
+
+
+BUFFERIZE = """
+func.func private @printMemrefF32(tensor<*xf32>)
+func.func @scale(%t: tensor<?xf32>, %s: f32) -> tensor<?xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      outs(%t : tensor<?xf32>) {
+  ^bb0(%x: f32):
+    %y = arith.mulf %x, %s : f32
+    linalg.yield %y : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+func.func @fresh(%n: index, %v: f32) -> tensor<?xf32> {
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %f = linalg.fill ins(%v : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  return %f : tensor<?xf32>
+}
+"""
+
+
+def test_bufferize_copies_a_written_argument_and_reuses_a_fresh_buffer(tmp_path):
+    text = _opt(["-one-shot-bufferize=bufferize-function-boundaries"], BUFFERIZE, tmp_path)
+    scale = text[text.index("@scale"):text.index("@fresh")]
+    fresh = text[text.index("@fresh"):]
+    # The argument is copied before the write (its caller may read it again) ...
+    assert "memref.alloc(" in scale and "memref.copy %arg0" in scale
+    # ... a tensor.empty's buffer is written in place: one allocation, no copy.
+    assert fresh.count("memref.alloc(") == 1 and "memref.copy" not in fresh
+    assert "tensor" not in text.replace("tensor<", "")
+
+
+def test_bufferization_to_memref_clone(tmp_path):
+    text = _opt(["-convert-bufferization-to-memref"],
+                "func.func @f(%m: memref<?xf32>) -> memref<?xf32> {\n"
+                "  %c = bufferization.clone %m : memref<?xf32> to memref<?xf32>\n"
+                "  return %c : memref<?xf32>\n}\n", tmp_path)
+    assert "memref.alloc(%dim)" in text and "memref.copy %arg0, %alloc" in text
+
+
+def test_bufferization_to_memref_refuses_what_it_does_not_model(tmp_path):
+    r = opt.tool_main(["mlir-opt", "-convert-bufferization-to-memref"],
+                      b"func.func @f(%t: tensor<4xf32>) -> memref<4xf32> {\n"
+                      b"  %m = bufferization.to_buffer %t : tensor<4xf32> to memref<4xf32>\n"
+                      b"  return %m : memref<4xf32>\n}\n", {}, str(tmp_path))
+    assert r.returncode != 0
+    assert "unsupported by the embedded runner: 'bufferization.to_buffer'" in r.stderr.decode()
+
+
+# (input map, input rank): the output is the identity over the map's loops.
+MAPS = [("(d0) -> (-d0 + 3)", 1), ("(d0, d1) -> (d0 * 3 + d1, d1 * 4)", 2),
+        ("(d0) -> (d0 - 2)", 1), ("(d0, d1) -> (d0 floordiv 2, d1 mod 3)", 2),
+        ("(d0, d1) -> (0, d1 - d0 * 2)", 2), ("(d0) -> (d0 ceildiv 4 + 1)", 1)]
+PARALLEL = '"parallel"'
+
+
+def _generic(amap: str, in_rank: int) -> str:
+    loops = amap.split(")")[0].count("d")
+    ident = "affine_map<({0}) -> ({0})>".format(", ".join(f"d{i}" for i in range(loops)))
+    in_t = "memref<" + "?x" * in_rank + "f32>"
+    out_t = "memref<" + "?x" * loops + "f32>"
+    iters = ", ".join([PARALLEL] * loops)
+    return (f"func.func @f(%a: {in_t}, %b: {out_t}) {{\n"
+            f"  linalg.generic {{indexing_maps = [affine_map<{amap}>, {ident}], "
+            f"iterator_types = [{iters}]}}\n"
+            f"    ins(%a : {in_t}) outs(%b : {out_t}) {{\n"
+            "  ^bb0(%x: f32, %y: f32):\n    linalg.yield %x : f32\n  }\n  return\n}\n")
+
+
+_ASSERT = re.compile(r'cf.assert %\S+, "((?:[^"\\]|\\.)*)"')
+
+
+@pytest.mark.parametrize(("amap", "in_rank"), MAPS)
+def test_linalg_check_messages_match_llvm(amap, in_rank, tmp_path):
+    """Each generated message (the op printed with its maps spelled out, region elided,
+    and what failed) is one mlir-opt 22 generates, and none is missing."""
+    text = _generic(amap, in_rank)
+    ours = _ASSERT.findall(_opt(["-generate-runtime-verification"], text, tmp_path))
+    assert ours and all("{...}" in m and "affine_map<" + amap in m for m in ours)
+    if REAL is None:
+        pytest.skip("LLVM 22's mlir-opt is not installed")
+    p = subprocess.run([REAL, "-generate-runtime-verification", "-"], input=text.encode(),
+                       capture_output=True)
+    assert p.returncode == 0, p.stderr.decode()
+    real = _ASSERT.findall(p.stdout.decode())
+    assert sorted(set(ours)) == sorted(set(m.replace("<stdin>", "-") for m in real)) or \
+        sorted(set(ours)) == sorted(set(real))
+
+
+RETURNS = """
+func.func @inplace(%t: tensor<?xf32>, %v: f32) -> tensor<?xf32> {
+  %f = linalg.fill ins(%v : f32) outs(%t : tensor<?xf32>) -> tensor<?xf32>
+  return %f : tensor<?xf32>
+}
+func.func @owned(%n: index, %v: f32) -> tensor<?xf32> {
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %f = linalg.fill ins(%v : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  return %f : tensor<?xf32>
+}
+"""
+
+
+def test_dealloc_pipeline_clones_what_a_function_does_not_own(tmp_path):
+    """LLVM 22 writes %t in place and returns a clone of it (from the argument's fully
+    dynamic layout); a buffer the function allocated is returned as is."""
+    text = _opt(["-one-shot-bufferize=bufferize-function-boundaries",
+                 "-buffer-deallocation-pipeline"], RETURNS, tmp_path)
+    inplace, owned = text.split("func.func @owned")
+    assert "bufferization.clone" in inplace and "strided<[?], offset: ?>" in inplace
+    assert "bufferization.clone" not in owned
+    lowered = _opt(["-one-shot-bufferize=bufferize-function-boundaries",
+                    "-buffer-deallocation-pipeline", "-convert-bufferization-to-memref"],
+                   RETURNS, tmp_path)
+    assert "bufferization." not in lowered
+    if REAL:
+        real = subprocess.run([REAL, "-one-shot-bufferize=bufferize-function-boundaries",
+                               "-buffer-deallocation-pipeline", "-"], input=RETURNS.encode(),
+                              capture_output=True, check=True).stdout.decode()
+        r_inplace, r_owned = real.split("func.func @owned")
+        assert "bufferization.clone" in r_inplace and "bufferization.clone" not in r_owned
