@@ -163,14 +163,15 @@ def split_values(values: Iterable[str]) -> list[str]:
 def resolve_shared_libs(values: Iterable[str], *, cwd: str = ".",
                         gpu_runtime: Provider | None = None,
                         real_gpu_runtime: bool = False,
-                        missing_ok: bool = False) -> list[Library]:
+                        missing_ok: bool = False, quiet: bool = False) -> list[Library]:
     """Turn ``--shared-libs`` values into libraries, in command-line order.
 
     ``gpu_runtime`` is the run's backend's ``mgpu*`` provider (None: no GPU runtime
     name is known).  ``real_gpu_runtime``: a real file of that name is loaded too
     (the program's kernels are objects any ``mgpuModuleLoad`` reads: ``gpu.binary``).
     ``missing_ok``: a value that is neither a file nor a known name is reported on stderr
-    and skipped, as the real mlir-runner does (the runner standing in for it)."""
+    and skipped, as the real mlir-runner does (the runner standing in for it); ``quiet``:
+    skipped without a word (a second resolution of the same values)."""
     libs: list[Library] = []
     for value in split_values(values):
         path = value if os.path.isabs(value) else os.path.join(cwd, value)
@@ -181,6 +182,8 @@ def resolve_shared_libs(values: Iterable[str], *, cwd: str = ".",
             libs.append(RealLibrary(path))
         elif provider is not None:
             libs.append(ProviderLibrary(value, provider))
+        elif missing_ok and quiet:
+            continue
         elif missing_ok:
             # What the real mlir-runner does: say so and go on (the symbols may come from
             # elsewhere; if not, the link fails naming them).

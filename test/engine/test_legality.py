@@ -397,3 +397,22 @@ def test_memoised_expansion_is_the_direct_replay():
             else:
                 assert [o.kind for o in direct] == list(memo[0]), (name, kind)
                 assert bool(steps) == memo[1], (name, kind)
+
+
+def test_strict_runner_reports_a_missing_library_and_goes_on(tmp_path):
+    """mlir-runner 22 names a --shared-libs file it cannot open and runs anyway (upstream's
+    Tensor runtime-verification test depends on it: a typo in its RUN line); gpurunner's
+    own name keeps the clear refusal of contract 6."""
+    program = b"llvm.func @main() {\n  llvm.return\n}\n"
+    missing = str(tmp_path / "libnothere.so")
+    args = ["-e", "main", "--entry-point-result=void", f"--shared-libs={missing}"]
+    r = cli.tool_main(["mlir-runner", *args], program, {}, str(tmp_path))
+    assert r.returncode == 0, r.stderr.decode()
+    expected = f"Failed to create MemoryBuffer for: {missing}\nError: No such file or directory\n"
+    assert r.stderr.decode() == expected
+    own = cli.tool_main(["gpurunner", *args], program, {}, str(tmp_path))
+    assert own.returncode == 1 and "--shared-libs: cannot open" in own.stderr.decode()
+    if HAVE_REAL:
+        p = subprocess.run([f"{LLVM_BIN}/mlir-runner", *args], input=program,
+                           capture_output=True, timeout=60)
+        assert p.returncode == 0 and p.stderr.decode() == expected
