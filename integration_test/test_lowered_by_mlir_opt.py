@@ -54,6 +54,13 @@ def _substitute(command: str, path: Path, fmt: str) -> str:
     return command
 
 
+# Named `gpurunner` because LLVM 22 lays out their zero-length workgroup buffers apart
+# (passes/shared_memory_layout.py: mlir-runner's name refuses them); their mlir-opt 22
+# lowering is still a program the runner must take as the real one would.
+GPURUNNER_NAMED = {"gpu_barrier_memory.mlir", "shared_memory_limits.mlir",
+                   "tma_wgmma_gemm.mlir", "tma_load_oob.mlir"}
+
+
 def _cases() -> list[tuple[Path, int, str]]:
     out = []
     for path in sorted(HERE.rglob("*.mlir")):
@@ -61,8 +68,9 @@ def _cases() -> list[tuple[Path, int, str]]:
             continue
         for n, command in enumerate(run_commands(path)):
             stages = [shlex.split(s) for s in command.split("|")]
+            runners = RUNNERS | ({"gpurunner"} if path.name in GPURUNNER_NAMED else set())
             if (len(stages) > 1 and stages[0] and stages[0][0] == "mlir-opt"
-                    and any(s and s[0] in RUNNERS for s in stages)):
+                    and any(s and s[0] in runners for s in stages)):
                 out.append((path, n, command))
     return out
 

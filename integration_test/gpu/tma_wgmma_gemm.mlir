@@ -1,6 +1,6 @@
 // RUN: mlir-opt %s -convert-linalg-to-loops \
 // RUN:   -gpu-lower-to-nvvm-pipeline="cubin-chip=sm_90a cubin-features=+ptx80 opt-level=3 cubin-format=%gpu_compilation_format" \
-// RUN: | mlir-runner --shared-libs=%mlir_cuda_runtime --shared-libs=%mlir_runner_utils \
+// RUN: | gpurunner --shared-libs=%mlir_cuda_runtime --shared-libs=%mlir_runner_utils \
 // RUN:   --shared-libs=%mlir_c_runner_utils --entry-point-result=void \
 // RUN: | FileCheck %s
 

@@ -445,3 +445,8 @@ def check_module(module, recorded: list[str], legacy_syntax: bool = False) -> No
     message = first_illegal(simulate(collect(module), passes))
     if message is not None:
         raise IllegalForRunner(message)
+    from runner_core.passes import shared_memory_layout
+
+    demoted = shared_memory_layout.first_demoted_kernel(module)
+    if demoted is not None:
+        raise IllegalForRunner(shared_memory_layout.message(*demoted))

@@ -416,3 +416,53 @@ def test_strict_runner_reports_a_missing_library_and_goes_on(tmp_path):
         p = subprocess.run([f"{LLVM_BIN}/mlir-runner", *args], input=program,
                            capture_output=True, timeout=60)
         assert p.returncode == 0 and p.stderr.decode() == expected
+
+
+# A kernel whose dynamic shared memory sits beside a workgroup attribution: LLVM 22 gives
+# __dynamic_shmem__0 a static byte of its own, which ptxas places over the attribution.
+SHARED_BESIDE = """
+func.func @main() {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : i32
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1)
+             dynamic_shared_memory_size %c16
+             workgroup(%w : memref<4xi32, #gpu.address_space<workgroup>>) {
+    %d = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %v = memref.view %d[%c0][] : memref<?xi8, #gpu.address_space<workgroup>>
+                                 to memref<4xi32, #gpu.address_space<workgroup>>
+    %t = arith.index_cast %tx : index to i32
+    memref.store %t, %v[%tx] : memref<4xi32, #gpu.address_space<workgroup>>
+    memref.store %t, %w[%tx] : memref<4xi32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %a = memref.load %v[%tx] : memref<4xi32, #gpu.address_space<workgroup>>
+    %b = memref.load %w[%tx] : memref<4xi32, #gpu.address_space<workgroup>>
+    %s = arith.addi %a, %b : i32
+    gpu.printf "%d\\n", %s : i32
+    gpu.terminator
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("runner", ["mlir-runner", "gpurunner"])
+def test_zero_length_workgroup_buffer_beside_others(runner):
+    """Strict names refuse what LLVM 22 lays out apart (passes/shared_memory_layout.py),
+    naming the buffer and the remedy; gpurunner runs it with CUDA's extern meaning."""
+    r = opt.tool_main(["mlir-opt", "-", "-gpu-lower-to-nvvm-pipeline"], SHARED_BESIDE.encode(),
+                      {}, ".")
+    assert r.returncode == 0, r.stderr.decode()
+    out = cli.tool_main([runner, "--entry-point-result=void",
+                         "--shared-libs=mlir_cuda_runtime", "--shared-libs=mlir_runner_utils"],
+                        r.stdout, {"GPURUNNER_BACKEND": "cpu"}, ".")
+    err = out.stderr.decode()
+    if runner == "mlir-runner":
+        assert out.returncode == 1
+        assert "zero-length workgroup buffer gpu.dynamic_shared_memory" in err, err
+        assert _LOC.match(err) and "--gpurunner-tools=system" in err and "gpurunner" in err
+    else:
+        assert out.returncode == 0, err
+        assert sorted(out.stdout.decode().split()) == ["0", "2", "4", "6"]
