@@ -27,6 +27,7 @@ from xdsl.ir import Operation, SSAValue
 from runner_core.errors import RunnerError
 from runner_core.mlir22_names import unsupported_message
 from runner_core.passes import bufferize_ops as ops
+from runner_core.passes import bufferize_slices as slices
 from runner_core.passes.buffer_deallocation import CLONE_ATTR
 
 
@@ -52,7 +53,10 @@ _SIMPLE = {"tensor.cast": ops.bufferize_cast, "tensor.dim": ops.bufferize_dim,
            "tensor.rank": ops.bufferize_rank,
            "tensor.empty": ops.bufferize_empty, "tensor.splat": ops.bufferize_splat,
            "tensor.extract": ops.bufferize_extract,
-           "tensor.from_elements": ops.bufferize_from_elements}
+           "tensor.from_elements": ops.bufferize_from_elements,
+           "tensor.extract_slice": slices.bufferize_extract_slice,
+           "tensor.generate": slices.bufferize_generate, "tensor.pad": slices.bufferize_pad}
+_SLICED = ("tensor.extract_slice", "tensor.insert_slice", "tensor.pad")
 _REGION_OPS = ("scf.if", "scf.execute_region")
 _PASS_THROUGH = ("func.return", "scf.yield", "linalg.yield")
 
@@ -128,7 +132,16 @@ class OneShotBufferizePass:
             if any(isinstance(v.type, b.UnrankedTensorType) for v in op.operands):
                 raise self._refuse(op, "an unranked tensor operand")
         elif op.name in _REGION_OPS or op.name in _PASS_THROUGH or op.name in _SIMPLE or \
-                op.name == "tensor.insert":
+                op.name in ("tensor.insert", "tensor.insert_slice"):
+            if op.name in _SLICED and any(isinstance(v.type, b.UnrankedTensorType)
+                                          for v in op.operands):
+                raise self._refuse(op, "an unranked tensor operand")
+            if op.name == "tensor.extract_slice":
+                boundary = slices.reaches_boundary(
+                    op.results[0], through_writes=not slices.constant_source(op.operands[0]))
+                if boundary is not None:
+                    raise self._refuse(op, f"its buffer reaches '{boundary.name}', where "
+                                           "LLVM 22 passes the strided view itself")
             if op.name in _SIMPLE and any(isinstance(v.type, b.UnrankedTensorType)
                                           for v in op.results) and op.name != "tensor.cast":
                 raise self._refuse(op, "an unranked result")
@@ -194,6 +207,8 @@ class OneShotBufferizePass:
                 _SIMPLE[op.name](rw, op)
             elif op.name == "tensor.insert":
                 ops.bufferize_insert(rw, op, counts[op])
+            elif op.name == "tensor.insert_slice":
+                slices.bufferize_insert_slice(rw, op, counts[op])
             elif op.name in _LINALG_DPS:
                 ops.bufferize_linalg(rw, op, counts[op])
             elif op.name in _REGION_OPS:
@@ -280,7 +295,7 @@ def _origin(v: SSAValue, depth: int = 0) -> str:
         return "global"
     if op.name == "tensor.cast":
         return _origin(op.operands[0], depth + 1)
-    if op.name == "tensor.insert":
+    if op.name in ("tensor.insert", "tensor.insert_slice"):
         return _origin(op.operands[1], depth + 1)
     if op.name in _LINALG_DPS:
         return _origin(op.outputs[op.results.index(v)], depth + 1)
