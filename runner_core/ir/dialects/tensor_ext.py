@@ -10,7 +10,8 @@ from __future__ import annotations
 from xdsl.dialects.builtin import IndexType, TensorType, UnrankedTensorType
 from xdsl.dialects.tensor import Tensor as _XTensor
 from xdsl.ir import Dialect, SSAValue
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def, traits_def
+from xdsl.irdl import (IRDLOperation, irdl_op_definition, operand_def, region_def, result_def,
+                       traits_def, var_operand_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
@@ -47,6 +48,40 @@ class RankOp(IRDLOperation):
         printer.print_attribute(self.tensor.type)
 
 
-Tensor = Dialect("tensor", [*_XTensor.operations, RankOp], list(_XTensor.attributes))
+@irdl_op_definition
+class GenerateOp(IRDLOperation):
+    """`%t = tensor.generate %d... { ^bb0(%i: index, ...): ... tensor.yield %v } : tensor<..>`:
+    one dynamic size per `?`; one-shot-bufferize fills a buffer with the body's values."""
 
-__all__ = ["Tensor", "RankOp"]
+    name = "tensor.generate"
+    dynamic_extents = var_operand_def(IndexType)
+    result = result_def(TensorType)
+    body = region_def("single_block")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GenerateOp:
+        sizes = parser.parse_optional_undelimited_comma_separated_list(
+            parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand) or []
+        region = parser.parse_region()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        op = cls.create(operands=[parser.resolve_operand(s, IndexType()) for s in sizes],
+                        result_types=[t], regions=[region])
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.dynamic_extents:
+            printer.print_string(" ")
+            printer.print_list(self.dynamic_extents, printer.print_operand)
+        printer.print_string(" ")
+        printer.print_region(self.body)
+        print_attr_dict(printer, self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+Tensor = Dialect("tensor", [*_XTensor.operations, RankOp, GenerateOp], list(_XTensor.attributes))
+
+__all__ = ["Tensor", "RankOp", "GenerateOp"]
