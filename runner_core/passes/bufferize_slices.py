@@ -157,8 +157,9 @@ def bufferize_insert_slice(rw, op: Operation, counts: list[int]) -> None:
 
 def _fill_generic(rw, buf: SSAValue, body: Block) -> None:
     """Writes `buf[i...]` = the value `body` (index arguments, tensor.yield) yields."""
-    from xdsl.dialects import linalg
     from xdsl.dialects.builtin import AffineMapAttr
+    from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+    from xdsl.dialects.linalg.ops import GenericOp, YieldOp
     from xdsl.ir.affine import AffineMap
 
     rank = len(buf.type.get_shape())
@@ -176,15 +177,15 @@ def _fill_generic(rw, buf: SSAValue, body: Block) -> None:
     for inner in list(body.ops):
         inner.detach()
         if inner.name == "tensor.yield":
-            y = linalg.YieldOp(*inner.operands)
+            y = YieldOp(*inner.operands)
             y.location = inner.location
             new_block.add_op(y)
             inner.erase()
         else:
             new_block.add_op(inner)
-    gen = linalg.GenericOp([], [buf], Region(new_block),
+    gen = GenericOp([], [buf], Region(new_block),
                            b.ArrayAttr([AffineMapAttr(AffineMap.identity(rank))]),
-                           b.ArrayAttr([linalg.IteratorTypeAttr.parallel()] * rank),
+                           b.ArrayAttr([IteratorTypeAttr.parallel()] * rank),
                            [])
     gen.location = rw.anchor.location
     rw.anchor.parent_block().insert_op_before(gen, rw.anchor)

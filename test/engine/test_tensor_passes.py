@@ -183,3 +183,114 @@ def test_dealloc_pipeline_clones_what_a_function_does_not_own(tmp_path):
                               capture_output=True, check=True).stdout.decode()
         r_inplace, r_owned = real.split("func.func @owned")
         assert "bufferization.clone" in r_inplace and "bufferization.clone" not in r_owned
+
+
+# ---- tensor slices, generate, pad (issue 12): program output against LLVM 22's tools.
+REAL_RUNNER = shutil.which("mlir-runner", path="/usr/lib/llvm-22/bin")
+_LIBS = "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_runner_utils.so"
+_PIPELINE = ["-one-shot-bufferize=bufferize-function-boundaries", "-buffer-deallocation-pipeline",
+             "-convert-bufferization-to-memref", "-convert-linalg-to-loops",
+             "-expand-strided-metadata", "-lower-affine", "-convert-scf-to-cf",
+             "-convert-arith-to-llvm", "-convert-cf-to-llvm", "-convert-vector-to-llvm",
+             "-finalize-memref-to-llvm", "-convert-func-to-llvm", "-reconcile-unrealized-casts"]
+
+
+def _slices_program(off, size, step, low, high, at) -> str:
+    """A 5x6 generated tensor; a slice of it (rank-reduced where a size is 1) is summed,
+    padded, and inserted back at `at`; the source is printed last (unchanged)."""
+    rr = [s for s in size if s != 1] or [1]
+    rtype = "tensor<" + "x".join(map(str, rr)) + "xf32>"
+    ptype = "tensor<" + "x".join(str(s + lo + hi) for s, lo, hi in
+                                   zip(rr, low[:len(rr)], high[:len(rr)])) + "xf32>"
+    lows = ", ".join(map(str, low[:len(rr)]))
+    highs = ", ".join(map(str, high[:len(rr)]))
+    idx = ", ".join(f"%i{d}" for d in range(len(rr)))
+    args = ", ".join(f"%i{d}: index" for d in range(len(rr)))
+    return f"""
+func.func private @printMemrefF32(%t : tensor<*xf32>)
+func.func @show(%t: tensor<?x?xf32>) {{
+  %u = tensor.cast %t : tensor<?x?xf32> to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}}
+func.func @main() {{
+  %c1 = arith.constant 1 : index
+  %off0 = arith.constant {off[0]} : index
+  %m = arith.constant -1.0 : f32
+  %src = tensor.generate {{
+  ^bb0(%i: index, %j: index):
+    %k = arith.muli %i, %off0 : index
+    %a = arith.addi %k, %j : index
+    %b = arith.index_cast %a : index to i32
+    %f = arith.sitofp %b : i32 to f32
+    tensor.yield %f : f32
+  }} : tensor<5x6xf32>
+  %s = tensor.extract_slice %src[%off0, {off[1]}] [{size[0]}, {size[1]}] [{step[0]}, %c1]
+      : tensor<5x6xf32> to {rtype}
+  %p = tensor.pad %s low[{lows}] high[{highs}] {{
+  ^bb0({args}):
+    tensor.yield %m : f32
+  }} : {rtype} to {ptype}
+  %ins = tensor.insert_slice %s into %src[{at[0]}, {at[1]}] [{size[0]}, {size[1]}] [1, 1]
+      : {rtype} into tensor<5x6xf32>
+  %a = tensor.cast %ins : tensor<5x6xf32> to tensor<?x?xf32>
+  call @show(%a) : (tensor<?x?xf32>) -> ()
+  %b = tensor.cast %src : tensor<5x6xf32> to tensor<?x?xf32>
+  call @show(%b) : (tensor<?x?xf32>) -> ()
+  %u = tensor.cast %p : {ptype} to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}}
+"""
+
+
+def _real_output(text: str) -> str:
+    o = subprocess.run([REAL, "-", *_PIPELINE], input=text.encode(), capture_output=True,
+                       check=True).stdout
+    r = subprocess.run([REAL_RUNNER, "-e", "main", "-entry-point-result=void",
+                        f"-shared-libs={_LIBS}"], input=o, capture_output=True, check=True)
+    return r.stdout.decode()
+
+
+def _embedded_output(text: str, tmp_path) -> str:
+    from runner_core import cli
+
+    lowered = _opt(_PIPELINE, text, tmp_path)
+    r = cli.tool_main(["gpurunner", "-e", "main", "-entry-point-result=void",
+                       "--shared-libs=mlir_c_runner_utils,mlir_runner_utils"],
+                      lowered.encode(), {}, str(tmp_path))
+    assert r.returncode == 0, r.stderr.decode()
+    return r.stdout.decode()
+
+
+def _no_addresses(text: str) -> str:
+    return re.sub(r"base@ = 0x[0-9a-f]+", "base@", text)
+
+
+@needs_real
+@pytest.mark.skipif(REAL_RUNNER is None, reason="LLVM 22's mlir-runner is not installed")
+@pytest.mark.parametrize("off,size,step,low,high,at", [
+    ((1, 2), (2, 3), (2, 1), (1, 0), (0, 2), (3, 3)),
+    ((0, 1), (1, 4), (1, 1), (2, 1), (1, 1), (4, 0)),   # rank-reducing
+    ((2, 0), (3, 1), (1, 1), (0, 0), (3, 0), (0, 5)),   # rank-reducing, other dim
+    ((1, 1), (2, 2), (3, 1), (1, 1), (1, 1), (2, 2)),
+])
+def test_slices_pad_generate_match_llvm(off, size, step, low, high, at, tmp_path):
+    text = _slices_program(off, size, step, low, high, at)
+    real = _real_output(text)
+    assert real.count("Unranked Memref") == 3
+    assert _no_addresses(_embedded_output(text, tmp_path)) == _no_addresses(real)
+
+
+def test_slice_view_reaching_a_call_is_refused_with_its_location(tmp_path):
+    text = (b"func.func private @use(%t : tensor<*xf32>)\n"
+            b"func.func @f(%t: tensor<4xf32>) {\n"
+            b"  %s = tensor.extract_slice %t[1] [2] [1] : tensor<4xf32> to tensor<2xf32>\n"
+            b"  %u = tensor.cast %s : tensor<2xf32> to tensor<*xf32>\n"
+            b"  call @use(%u) : (tensor<*xf32>) -> ()\n  return\n}\n")
+    r = opt.tool_main(["mlir-opt", "-one-shot-bufferize=bufferize-function-boundaries"],
+                      text, {}, str(tmp_path))
+    err = r.stderr.decode()
+    assert r.returncode != 0 and "Traceback" not in err
+    assert "unsupported by the embedded runner: 'tensor.extract_slice'" in err
+    assert ":3:8" in err and "--gpurunner-tools=system" in err
