@@ -201,10 +201,9 @@ def _slices_program(off, size, step, low, high, at) -> str:
     rr = [s for s in size if s != 1] or [1]
     rtype = "tensor<" + "x".join(map(str, rr)) + "xf32>"
     ptype = "tensor<" + "x".join(str(s + lo + hi) for s, lo, hi in
-                                   zip(rr, low[:len(rr)], high[:len(rr)])) + "xf32>"
+                                   zip(rr, low, high, strict=False)) + "xf32>"
     lows = ", ".join(map(str, low[:len(rr)]))
     highs = ", ".join(map(str, high[:len(rr)]))
-    idx = ", ".join(f"%i{d}" for d in range(len(rr)))
     args = ", ".join(f"%i{d}: index" for d in range(len(rr)))
     return f"""
 func.func private @printMemrefF32(%t : tensor<*xf32>)

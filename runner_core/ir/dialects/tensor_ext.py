@@ -10,8 +10,15 @@ from __future__ import annotations
 from xdsl.dialects.builtin import IndexType, TensorType, UnrankedTensorType
 from xdsl.dialects.tensor import Tensor as _XTensor
 from xdsl.ir import Dialect, SSAValue
-from xdsl.irdl import (IRDLOperation, irdl_op_definition, operand_def, region_def, result_def,
-                       traits_def, var_operand_def)
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
