@@ -97,9 +97,11 @@ def subview(rw, buf: SSAValue, op: Operation, result_shape) -> SSAValue:
     off = src_off
     strides = []
     for o, s, st in zip(offs, steps, src_strides, strict=True):
-        if off is not None:
+        # MLIR's saturated arithmetic: 0 times anything is 0, else `?` wins.
+        if off is not None and o != 0:
             off = None if o == KDYN or st is None else off + o * st
-        strides.append(None if s == KDYN or st is None else s * st)
+        strides.append(0 if s == 0 or st == 0 else (
+            None if s == KDYN or st is None else s * st))
     # Unit dimensions the result drops, greedily from the left (MLIR's rank-reduction mask).
     kept, j = [], 0
     result_shape = list(result_shape)

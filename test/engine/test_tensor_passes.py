@@ -342,3 +342,26 @@ def test_interop_refusals_are_located_where_llvm_fails_too(restrict, dest, op, t
     err = r.stderr.decode()
     assert r.returncode != 0 and "Traceback" not in err
     assert f"unsupported by the embedded runner: '{op}'" in err and "--gpurunner-tools=system" in err
+
+
+@needs_real
+@pytest.mark.parametrize("offs,src", [("[0, 0] [1, %n] [1, 1]", "tensor<4x?xf32>"),
+                                      ("[%i, 1] [2, 1] [%n, 1]", "tensor<?x?xf32>"),
+                                      ("[1, %i] [1, 2] [1, 2]", "tensor<4x8xf32>")])
+def test_slice_views_have_the_layout_mlir_opt_infers(offs, src, tmp_path):
+    """The bufferized IR (subview types: MLIR's 0 * ? = 0 offsets included) is valid IR
+    for LLVM 22's mlir-opt."""
+    text = (f"func.func @f(%t: {src}, %i: index, %n: index) -> f32 {{\n"
+            f"  %c0 = arith.constant 0 : index\n"
+            f"  %s = tensor.extract_slice %t{offs} : {src} to tensor<?xf32>\n"
+            f"  %v = tensor.extract %s[%c0] : tensor<?xf32>\n  return %v : f32\n}}\n")
+    text = text.replace("[1, 2] [1, 2] : tensor<4x8xf32> to tensor<?xf32>",
+                        "[1, 2] [1, 2] : tensor<4x8xf32> to tensor<2xf32>").replace(
+        "[2, 1] [%n, 1] : tensor<?x?xf32> to tensor<?xf32>",
+        "[2, 1] [%n, 1] : tensor<?x?xf32> to tensor<2xf32>")
+    text = text.replace("%s[%c0] : tensor<?xf32>", "%s[%c0] : " + text.split(" to ")[1].split("\n")[0]) \
+        if " to tensor<2xf32>" in text else text
+    out = _opt(["-one-shot-bufferize=bufferize-function-boundaries"], text, tmp_path)
+    assert "memref.subview" in out
+    real = subprocess.run([REAL, "-"], input=out.encode(), capture_output=True)
+    assert real.returncode == 0, real.stderr.decode()
