@@ -365,3 +365,34 @@ def test_slice_views_have_the_layout_mlir_opt_infers(offs, src, tmp_path):
     assert "memref.subview" in out
     real = subprocess.run([REAL, "-"], input=out.encode(), capture_output=True)
     assert real.returncode == 0, real.stderr.decode()
+
+
+@needs_real
+@pytest.mark.skipif(REAL_RUNNER is None, reason="LLVM 22's mlir-runner is not installed")
+@pytest.mark.parametrize("result", ["tensor<3x?xf32>", "tensor<3x4xf32>", "tensor<3x5xf32>"])
+def test_pad_with_dynamic_amounts_and_a_static_result_as_llvm(result, tmp_path):
+    """MLIR infers a dimension padded by a `%c` amount dynamic, yet accepts it written static;
+    a wrong static size is refused by both."""
+    text = f"""
+func.func private @printMemrefF32(%t : tensor<*xf32>)
+func.func @main() {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = arith.constant 0.5 : f32
+  %t = arith.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %p = tensor.pad %t low[%c1, %c0] high[0, %c1 + 0] {{
+  ^bb0(%i: index, %j: index):
+    tensor.yield %v : f32
+  }} : tensor<2x2xf32> to {result}
+  %u = tensor.cast %p : {result} to tensor<*xf32>
+  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()
+  return
+}}
+""".replace("%c1 + 0", "%c1")
+    real = subprocess.run([REAL, "-", *_PIPELINE], input=text.encode(), capture_output=True)
+    r = opt.tool_main(["mlir-opt", *_PIPELINE], text.encode(), {}, str(tmp_path))
+    assert (r.returncode == 0) == (real.returncode == 0), (r.stderr, real.stderr)
+    if real.returncode == 0:
+        assert _no_addresses(_embedded_output(text, tmp_path)) == _no_addresses(_real_output(text))
+    else:
+        assert "Traceback" not in r.stderr.decode()

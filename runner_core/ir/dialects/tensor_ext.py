@@ -8,6 +8,7 @@ one-shot-bufferize turns into `memref.rank`; xDSL has no such op.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import IndexType, TensorType, UnrankedTensorType
+from xdsl.dialects.tensor import PadOp as _XPadOp
 from xdsl.dialects.tensor import Tensor as _XTensor
 from xdsl.ir import Dialect, SSAValue
 from xdsl.irdl import (
@@ -89,6 +90,29 @@ class GenerateOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
 
-Tensor = Dialect("tensor", [*_XTensor.operations, RankOp, GenerateOp], list(_XTensor.attributes))
+class PadOp(_XPadOp):
+    """xDSL's `tensor.pad` with MLIR 22's result check: a dimension MLIR infers static (its
+    source size and both pad amounts static) must have that size; one it infers dynamic may
+    be written static (`low[%c0]` with a static result is valid upstream IR)."""
 
-__all__ = ["Tensor", "RankOp", "GenerateOp"]
+    def verify_(self):
+        from xdsl.utils.exceptions import VerifyException
+
+        self.get_irdl_definition().verify(self)  # operand/result/region constraints
+        low = list(self.static_low.get_values())
+        high = list(self.static_high.get_values())
+        src = self.source.type.get_shape()
+        if not (len(low) == len(high) == len(src)):
+            raise VerifyException("expected one low and one high pad amount per source dimension")
+        out = self.result.type.get_shape()
+        for i, (n, lo, hi) in enumerate(zip(src, low, high, strict=True)):
+            if n >= 0 and lo >= 0 and hi >= 0 and out[i] != n + lo + hi:
+                raise VerifyException(f"expected result dimension {i} to be {n + lo + hi}")
+        if len(self.region.block.args) != len(low):
+            raise VerifyException("expected one region argument per source dimension")
+
+
+Tensor = Dialect("tensor", [*(o for o in _XTensor.operations if o is not _XPadOp), RankOp,
+                            GenerateOp, PadOp], list(_XTensor.attributes))
+
+__all__ = ["Tensor", "RankOp", "GenerateOp", "PadOp"]
