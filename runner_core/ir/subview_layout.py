@@ -26,6 +26,9 @@ def _layout(memref) -> tuple[list[int | None], int | None] | None:
 
 
 def _mul(a, b):
+    """MLIR's saturated product: 0 times anything (even `?`) is 0, else `?` wins."""
+    if a == 0 or b == 0:
+        return 0
     return None if a is None or b is None else a * b
 
 
@@ -41,8 +44,8 @@ def expected_layout(op) -> tuple[list[int], list[int | None], int | None] | None
     if not (len(offs) == len(sizes) == len(steps) == len(strides)):
         return None
     for o, s in zip(offs, strides, strict=True):
-        offset = None if offset is None or o == _KDYN else (
-            None if s is None else offset + o * s)
+        term = _mul(None if o == _KDYN else o, s)
+        offset = None if offset is None or term is None else offset + term
     out = [_mul(s, None if t == _KDYN else t) for s, t in zip(strides, steps, strict=True)]
     return sizes, out, offset
 

@@ -14,8 +14,9 @@ LLVM 22's one-shot analysis refuses some programs (a tensor read after being
 passed to an external function that may write it: "cannot avoid RaW
 conflict"); the cases where such a tensor has any other use are therefore
 refused here too, as are tensor ops whose bufferization is not implemented
-(extract_slice, insert_slice, pad, loops carrying tensors, ...): an error
-naming the op.
+(loops carrying tensors, reshapes, ...): an error naming the op.  Slices,
+``tensor.generate`` and ``pad`` are :mod:`.bufferize_slices`; the
+``bufferization`` ops meeting memrefs are :mod:`.bufferize_interop`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from xdsl.ir import Operation, SSAValue
 
 from runner_core.errors import RunnerError
 from runner_core.mlir22_names import unsupported_message
+from runner_core.passes import bufferize_interop as interop
 from runner_core.passes import bufferize_ops as ops
+from runner_core.passes import bufferize_slices as slices
 from runner_core.passes.buffer_deallocation import CLONE_ATTR
 
 
@@ -52,7 +55,12 @@ _SIMPLE = {"tensor.cast": ops.bufferize_cast, "tensor.dim": ops.bufferize_dim,
            "tensor.rank": ops.bufferize_rank,
            "tensor.empty": ops.bufferize_empty, "tensor.splat": ops.bufferize_splat,
            "tensor.extract": ops.bufferize_extract,
-           "tensor.from_elements": ops.bufferize_from_elements}
+           "tensor.from_elements": ops.bufferize_from_elements,
+           "tensor.extract_slice": slices.bufferize_extract_slice,
+           "tensor.generate": slices.bufferize_generate, "tensor.pad": slices.bufferize_pad}
+_INTEROP = ("bufferization.to_tensor", "bufferization.to_buffer",
+            "bufferization.materialize_in_destination")
+_SLICED = ("tensor.extract_slice", "tensor.insert_slice", "tensor.pad")
 _REGION_OPS = ("scf.if", "scf.execute_region")
 _PASS_THROUGH = ("func.return", "scf.yield", "linalg.yield")
 
@@ -127,8 +135,21 @@ class OneShotBufferizePass:
         elif op.name in _LINALG_DPS:
             if any(isinstance(v.type, b.UnrankedTensorType) for v in op.operands):
                 raise self._refuse(op, "an unranked tensor operand")
+        elif op.name in _INTEROP:
+            why = interop.check(op)
+            if why is not None:
+                raise self._refuse(op, why)
         elif op.name in _REGION_OPS or op.name in _PASS_THROUGH or op.name in _SIMPLE or \
-                op.name == "tensor.insert":
+                op.name in ("tensor.insert", "tensor.insert_slice"):
+            if op.name in _SLICED and any(isinstance(v.type, b.UnrankedTensorType)
+                                          for v in op.operands):
+                raise self._refuse(op, "an unranked tensor operand")
+            if op.name == "tensor.extract_slice":
+                boundary = slices.reaches_boundary(
+                    op.results[0], through_writes=not slices.constant_source(op.operands[0]))
+                if boundary is not None:
+                    raise self._refuse(op, f"its buffer reaches '{boundary.name}', where "
+                                           "LLVM 22 passes the strided view itself")
             if op.name in _SIMPLE and any(isinstance(v.type, b.UnrankedTensorType)
                                           for v in op.results) and op.name != "tensor.cast":
                 raise self._refuse(op, "an unranked result")
@@ -194,6 +215,16 @@ class OneShotBufferizePass:
                 _SIMPLE[op.name](rw, op)
             elif op.name == "tensor.insert":
                 ops.bufferize_insert(rw, op, counts[op])
+            elif op.name == "bufferization.to_tensor":
+                interop.bufferize_to_tensor(rw, op)
+            elif op.name == "bufferization.to_buffer":
+                interop.bufferize_to_buffer(rw, op, counts[op])
+            elif op.name == "bufferization.materialize_in_destination":
+                why = interop.bufferize_materialize(rw, op, counts[op])
+                if why is not None:
+                    raise self._refuse(op, why)
+            elif op.name == "tensor.insert_slice":
+                slices.bufferize_insert_slice(rw, op, counts[op])
             elif op.name in _LINALG_DPS:
                 ops.bufferize_linalg(rw, op, counts[op])
             elif op.name in _REGION_OPS:
@@ -280,7 +311,7 @@ def _origin(v: SSAValue, depth: int = 0) -> str:
         return "global"
     if op.name == "tensor.cast":
         return _origin(op.operands[0], depth + 1)
-    if op.name == "tensor.insert":
+    if op.name in ("tensor.insert", "tensor.insert_slice"):
         return _origin(op.operands[1], depth + 1)
     if op.name in _LINALG_DPS:
         return _origin(op.outputs[op.results.index(v)], depth + 1)
