@@ -34,7 +34,7 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
-from . import bounds
+from . import bounds, linalg_named
 from . import memref_desc as md
 from .context import LoweringContext, prop
 from .registry import Registry
@@ -47,7 +47,10 @@ lowering = registry.lowering
 ELEMENTWISE = ("linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min",
                "linalg.exp", "linalg.log", "linalg.sqrt", "linalg.select", "linalg.copy")
 CONVOLUTIONS = ("linalg.conv_1d", "linalg.conv_2d", "linalg.conv_3d")
-STRUCTURED = ("linalg.generic", "linalg.fill", "linalg.matmul", *ELEMENTWISE, *CONVOLUTIONS)
+FIXED_MAPS = (*CONVOLUTIONS, *linalg_named.CONTRACTIONS)
+SHAPED_MAPS = linalg_named.SHAPED
+STRUCTURED = ("linalg.generic", "linalg.fill", "linalg.matmul", "linalg.map", *ELEMENTWISE,
+              *FIXED_MAPS, *SHAPED_MAPS)
 
 _IVS = "linalg.ivs"  # ctx.state key: induction variables of the loop nests being emitted
 
@@ -56,8 +59,10 @@ def _maps(ctx: LoweringContext, op, operands) -> list[AffineMap]:
     given = prop(op, "indexing_maps")
     if given is not None:
         return [m.data for m in given.data]
-    if op.name in CONVOLUTIONS:  # maps fixed by the op (ir/dialects/linalg_conv.py)
+    if op.name in FIXED_MAPS:  # maps fixed by the op (ir/dialects/linalg_conv.py, _named.py)
         return list(op.get_default_indexing_maps())
+    if op.name in SHAPED_MAPS:  # transpose / broadcast / reduce (codegen/linalg_named.py)
+        return linalg_named.maps(op)
     shaped = [v for v in operands if isinstance(v.type, b.MemRefType)]
     if not shaped:
         raise ctx.unsupported(op, f"'{op.name}' without a memref operand")
@@ -130,7 +135,7 @@ def _lower_structured(ctx: LoweringContext, op) -> None:
     if op.results or any(isinstance(v.type, b.TensorType) for v in operands):
         raise ctx.unsupported(op, f"'{op.name}' on tensors (the runner lowers linalg on "
                                   f"memrefs only)")
-    n_in = len(op.inputs)
+    n_in = len(op.operands) - 1 if op.name in SHAPED_MAPS else len(op.inputs)
     maps = _maps(ctx, op, operands)
     if len(maps) != len(operands):
         raise ctx.unsupported(op, f"'{op.name}' with {len(maps)} indexing maps for "
@@ -200,8 +205,7 @@ def _index(ctx: LoweringContext, op) -> None:
     ctx.set_results(op, [stack[-1][dim]])
 
 
-_UNSUPPORTED = ("linalg.transpose", "linalg.broadcast", "linalg.reduce",
-                "linalg.quantized_matmul", "linalg.pooling_nchw_max")
+_UNSUPPORTED = ("linalg.quantized_matmul", "linalg.pooling_nchw_max")
 
 
 def _not_lowered(ctx: LoweringContext, op) -> None:

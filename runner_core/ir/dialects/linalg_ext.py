@@ -125,13 +125,15 @@ class GenericOp(_XGeneric):
 
 def _conv_ops():
     from runner_core.ir.dialects.linalg_conv import CONV_OPS
+    from runner_core.ir.dialects.linalg_named import NAMED_OPS
 
-    return CONV_OPS
+    return [*CONV_OPS, *NAMED_OPS]
 
 
 _REPLACED = {_XFill: FillOp, _XMatmul: MatmulOp, _XGeneric: GenericOp}
-Linalg = Dialect("linalg", [*(_REPLACED.get(op, op) for op in _XLinalg.operations),
-                            *_conv_ops()],
+_OURS = _conv_ops()
+Linalg = Dialect("linalg", [*(_REPLACED.get(op, op) for op in _XLinalg.operations
+                              if op.name not in {o.name for o in _OURS}), *_OURS],
                  list(_XLinalg.attributes))
 
 __all__ = ["FillOp", "GenericOp", "Linalg", "MatmulOp"]
