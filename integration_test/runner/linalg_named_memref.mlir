@@ -167,7 +167,7 @@ func.func @main() {
   %rhs = memref.expand_shape %pi [[0, 1, 2, 3]] output_shape [1, 3, 2, 2] : memref<12xi8> into memref<1x3x2x2xi8>
   // CHECK: rank = 4 offset = 0 sizes = [1, 1, 2, 2]
   // CHECK-NEXT: {{\[}}{{\[}}{{\[}}[79,   61],
-  // CHECK-NEXT: [61,   67]]]]]
+  // CHECK-NEXT: [61,   67]]]]
   %acc = memref.alloc() : memref<1x1x2x2xi32>
   %z32 = arith.constant 0 : i32
   linalg.fill ins(%z32 : i32) outs(%acc : memref<1x1x2x2xi32>)

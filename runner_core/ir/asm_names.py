@@ -157,7 +157,7 @@ def _linalg_structured(op: Operation, region: int) -> Sequence[str | None]:
 
 
 def _linalg_reduce(op: Operation, region: int) -> Sequence[str | None]:
-    n_in = len(op.inputs)
+    n_in = len(op.inputs) if hasattr(op, "inputs") else len(op.operands) - 1
     block = op.regions[region].blocks.first
     n = len(block.args) if block is not None else 0
     return ["in" if i < n_in else "init" for i in range(n)]
@@ -166,4 +166,5 @@ def _linalg_reduce(op: Operation, region: int) -> Sequence[str | None]:
 BLOCK_ARG_NAMES: dict[str, BlockArgNames] = {
     "linalg.generic": _linalg_structured,
     "linalg.reduce": _linalg_reduce,
+    "linalg.map": _linalg_structured,
 }

@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, TensorType, i32, i64
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import AnyFloat, ArrayAttr, DenseArrayBase, TensorType, i32, i64
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import ReduceOp as _XReduce
@@ -48,9 +50,18 @@ class _Contraction(NamedOperation):
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]):
-        from runner_core.ir.dialects.linalg_ext import MatmulOp  # defines NAMED_OPS' dialect
+        from runner_core.ir.dialects.linalg_ext import _cast_to  # imports this module
 
-        return MatmulOp.get_hidden_region.__func__(cls, inputs, outputs)
+        arg_types = cls.body_arg_types((*inputs, *outputs))
+        acc = arg_types[-1]
+        flt = isinstance(acc, AnyFloat)
+        add, mul = (arith.AddfOp, arith.MulfOp) if flt else (arith.AddiOp, arith.MuliOp)
+
+        @Builder.implicit_region(arg_types)
+        def hidden_region(args) -> None:
+            YieldOp(add(args[2], mul(_cast_to(args[0], acc), _cast_to(args[1], acc))))
+
+        return hidden_region
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         return tuple(AffineMap(self.DIMS, 0, tuple(AffineDimExpr(d) for d in m))
@@ -64,7 +75,9 @@ class _Contraction(NamedOperation):
 def _contraction(op_name: str, dims: int, maps, iters):
     cls = type(op_name.split(".")[1].title().replace("_", "") + "Op", (_Contraction,),
                {"name": op_name, "DIMS": dims, "MAPS": maps, "ITERS": iters,
-                "__module__": __name__})
+                "__module__": __name__,
+                "__annotations__": {"DIMS": ClassVar[int], "MAPS": ClassVar[tuple],
+                                    "ITERS": ClassVar[tuple]}})
     return irdl_op_definition(cls)
 
 
@@ -113,7 +126,7 @@ def _short_form(parser: Parser) -> str | None:
 
 def _short_body(parser: Parser, name: str, arg_types, used: int) -> Region:
     """A block of `arg_types` whose body is `name` applied to the first `used` arguments."""
-    op_def = parser.context.get_optional_op(name)
+    op_def = parser.ctx.get_optional_op(name)
     if op_def is None:
         parser.raise_error(f"unknown operation '{name}' in the short form")
     block = Block(arg_types=arg_types)
@@ -170,7 +183,6 @@ class MapOp(IRDLOperation):
         _print_short_or_region(printer, self.mapper)
 
 
-@irdl_op_definition
 class ReduceOp(_XReduce):
     """xDSL's `linalg.reduce`, also reading MLIR's short form `linalg.reduce { arith.addf }`."""
 
