@@ -177,7 +177,7 @@ func.func @main() {
 
   // CHECK: rank = 5 offset = 0 sizes = [1, 1, 1, 2, 2]
   // CHECK-NEXT: {{\[}}{{\[}}{{\[}}{{\[}}[79,   61],
-  // CHECK-NEXT: [61,   67]]]]]]
+  // CHECK-NEXT: [61,   67]]]]]
   %blhs = memref.expand_shape %pi [[0, 1, 2, 3, 4]] output_shape [1, 1, 3, 2, 2] : memref<12xi8> into memref<1x1x3x2x2xi8>
   %bacc = memref.alloc() : memref<1x1x1x2x2xi32>
   linalg.fill ins(%z32 : i32) outs(%bacc : memref<1x1x1x2x2xi32>)
