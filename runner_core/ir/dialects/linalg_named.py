@@ -21,7 +21,9 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, ArrayAttr, DenseArrayBase, TensorType, i32, i64
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import BroadcastOp as _XBroadcast
 from xdsl.dialects.linalg.ops import ReduceOp as _XReduce
+from xdsl.dialects.linalg.ops import TransposeOp as _XTranspose
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -111,37 +113,93 @@ def _parse_ins_outs(parser: Parser):
     return group("ins"), group("outs")
 
 
-def _short_form(parser: Parser) -> str | None:
-    """The op name of `{ arith.addf }`, or None when no short form follows."""
+def _short_form(parser: Parser):
+    """(op name, attributes) of `{ arith.addf {attrs} }`, or None when no short form follows."""
     if parser.parse_optional_punctuation("{") is None:
         return None
     at = parser.pos
     name = parser._current_token.text  # noqa: SLF001
     parser._consume_token()  # noqa: SLF001
+    attrs = parser.parse_optional_attr_dict()
     parser.parse_punctuation("}")
     if "." not in name:
         parser.raise_error(f"expected an operation name in the short form, got '{name}'", at)
-    return name
+    return name, attrs
 
 
-def _short_body(parser: Parser, name: str, arg_types, used: int) -> Region:
-    """A block of `arg_types` whose body is `name` applied to the first `used` arguments."""
+def _short_body(parser: Parser, short, arg_types, used: int,
+                init_first: bool = False) -> Region:
+    """A block of `arg_types` whose body is the short form's op applied to the first
+    `used` arguments (reduce: to (init, in), as MLIR 22 builds it)."""
+    name, attrs = short
     op_def = parser.ctx.get_optional_op(name)
     if op_def is None:
         parser.raise_error(f"unknown operation '{name}' in the short form")
+    props_def = op_def.get_irdl_definition().properties
+    props = {k: v for k, v in attrs.items() if k in props_def}
+    rest = {k: v for k, v in attrs.items() if k not in props_def}
     block = Block(arg_types=arg_types)
     args = list(block.args[:used])
-    op = op_def.create(operands=args, result_types=[arg_types[-1]])
+    if init_first:
+        args = args[::-1]
+    op = op_def.create(operands=args, result_types=[arg_types[-1]], properties=props,
+                       attributes=rest)
     block.add_ops([op, YieldOp(op.results[0])])
     return Region(block)
 
 
-def _print_short_or_region(printer: Printer, region: Region) -> None:
-    printer.print_string("\n")
-    with printer.in_parens():
-        printer.print_list(region.blocks[0].args, printer.print_block_argument)
-    printer.print_string(" ")
-    printer.print_region(region, print_entry_block_args=False)
+def _short_payload(region: Region, used: int, init_first: bool = False):
+    """The payload op when MLIR 22 prints the body in short form: one op over the first
+    `used` block arguments in order (reduce: reversed), its single result yielded."""
+    block = region.blocks.first
+    ops = list(block.ops) if block is not None else []
+    if len(ops) != 2 or ops[1].name != "linalg.yield" or len(ops[0].results) != 1:
+        return None
+    payload = ops[0]
+    args = list(block.args[:used])
+    if list(payload.operands) != (args[::-1] if init_first else args) or payload.regions:
+        return None
+    if list(ops[1].operands) != [payload.results[0]]:
+        return None
+    return payload
+
+
+def _print_operands(printer: Printer, key: str, vals) -> None:
+    printer.print_string(f" {key}(")
+    printer.print_list(vals, printer.print_ssa_value)
+    printer.print_string(" : ")
+    printer.print_list([v.type for v in vals], printer.print_attribute)
+    printer.print_string(")")
+
+
+def _print_short(printer: Printer, payload) -> None:
+    from xdsl.dialects.arith import FastMathFlagsAttr
+
+    attrs = {**payload.properties, **payload.attributes}
+    if attrs.get("fastmath") == FastMathFlagsAttr("none"):
+        del attrs["fastmath"]
+    printer.print_string(f" {{ {payload.name}")
+    if attrs:
+        printer.print_string(" ")
+        printer.print_attr_dict(attrs)
+    printer.print_string(" }")
+
+
+def _print_region(printer: Printer, region: Region) -> None:
+    """MLIR's `(%in: f32, %init: f32) { ... }` on the next line, one indent deeper."""
+    with printer.indented():
+        printer.print_string("\n")
+        with printer.in_parens():
+            printer.print_list(region.blocks[0].args, printer.print_block_argument)
+        printer.print_string(" ")
+        printer.print_region(region, print_entry_block_args=False)
+
+
+def print_shaped(printer: Printer, op, key: str, values) -> None:
+    """transpose / broadcast / reduce as MLIR 22 prints them (a space after the list)."""
+    _print_operands(printer, "ins", [op.operands[0]])
+    _print_operands(printer, "outs", [op.operands[1]])
+    printer.print_string(f" {key} = [{', '.join(str(int(v)) for v in values)}] ")
 
 
 @irdl_op_definition
@@ -174,13 +232,13 @@ class MapOp(IRDLOperation):
                           regions=[region])
 
     def print(self, printer: Printer) -> None:
-        for key, vals in (("ins", self.inputs), ("outs", self.outputs)):
-            printer.print_string(f" {key}(")
-            printer.print_list(vals, printer.print_ssa_value)
-            printer.print_string(" : ")
-            printer.print_list([v.type for v in vals], printer.print_attribute)
-            printer.print_string(")")
-        _print_short_or_region(printer, self.mapper)
+        payload = _short_payload(self.mapper, len(self.inputs))
+        if payload is not None:
+            _print_short(printer, payload)
+        _print_operands(printer, "ins", self.inputs)
+        _print_operands(printer, "outs", self.outputs)
+        if payload is None:
+            _print_region(printer, self.mapper)
 
 
 class ReduceOp(_XReduce):
@@ -199,9 +257,31 @@ class ReduceOp(_XReduce):
         parser.parse_punctuation("=")
         dims = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
         types = [inp.type.get_element_type(), init.type.get_element_type()]
-        region = _short_body(parser, short, types, 2)
+        region = _short_body(parser, short, types, 2, init_first=True)
         return cls(inp, init, DenseArrayBase.from_list(i64, dims), region)
+
+    def print(self, printer: Printer) -> None:
+        payload = _short_payload(self.region, 2, init_first=True)
+        if payload is not None:
+            _print_short(printer, payload)
+        print_shaped(printer, self, "dimensions", self.dimensions.get_values())
+        if payload is None:
+            _print_region(printer, self.region)
+
+
+class TransposeOp(_XTranspose):
+    """xDSL's `linalg.transpose`, printed with MLIR 22's spacing."""
+
+    def print(self, printer: Printer) -> None:
+        print_shaped(printer, self, "permutation", self.permutation.get_values())
+
+
+class BroadcastOp(_XBroadcast):
+    """xDSL's `linalg.broadcast`, printed with MLIR 22's spacing."""
+
+    def print(self, printer: Printer) -> None:
+        print_shaped(printer, self, "dimensions", self.dimensions.get_values())
 
 
 NAMED_OPS = [MatvecOp, VecmatOp, DotOp, BatchMatmulOp, BatchMatvecOp, Mmt4dOp, BatchMmt4dOp,
-             MapOp, ReduceOp]
+             MapOp, ReduceOp, TransposeOp, BroadcastOp]
