@@ -135,7 +135,7 @@ def _lower_structured(ctx: LoweringContext, op) -> None:
     if op.results or any(isinstance(v.type, b.TensorType) for v in operands):
         raise ctx.unsupported(op, f"'{op.name}' on tensors (the runner lowers linalg on "
                                   f"memrefs only)")
-    n_in = len(op.operands) - 1 if op.name in SHAPED_MAPS else len(op.inputs)
+    n_in = len(op.inputs)
     maps = _maps(ctx, op, operands)
     if len(maps) != len(operands):
         raise ctx.unsupported(op, f"'{op.name}' with {len(maps)} indexing maps for "

@@ -161,7 +161,7 @@ def _linalg_structured(op: Operation, region: int) -> Sequence[str | None]:
 
 
 def _linalg_reduce(op: Operation, region: int) -> Sequence[str | None]:
-    n_in = len(op.inputs) if hasattr(op, "inputs") else len(op.operands) - 1
+    n_in = len(op.inputs)
     block = op.regions[region].blocks.first
     n = len(block.args) if block is not None else 0
     return ["in" if i < n_in else "init" for i in range(n)]

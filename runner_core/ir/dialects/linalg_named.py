@@ -241,7 +241,20 @@ class MapOp(IRDLOperation):
             _print_region(printer, self.mapper)
 
 
-class ReduceOp(_XReduce):
+class _InputsOutputs:
+    """`inputs` / `outputs` like the other destination-style linalg ops, so one-shot
+    bufferization and codegen treat xDSL's single-operand reduce and broadcast alike."""
+
+    @property
+    def inputs(self):
+        return (self.operands[0],)
+
+    @property
+    def outputs(self):
+        return (self.operands[1],)
+
+
+class ReduceOp(_InputsOutputs, _XReduce):
     """xDSL's `linalg.reduce`, also reading MLIR's short form `linalg.reduce { arith.addf }`."""
 
     @classmethod
@@ -276,7 +289,7 @@ class TransposeOp(_XTranspose):
         print_shaped(printer, self, "permutation", self.permutation.get_values())
 
 
-class BroadcastOp(_XBroadcast):
+class BroadcastOp(_InputsOutputs, _XBroadcast):
     """xDSL's `linalg.broadcast`, printed with MLIR 22's spacing."""
 
     def print(self, printer: Printer) -> None:
