@@ -14,16 +14,6 @@
 func.func private @printMemrefF32(tensor<*xf32>)
 func.func private @printMemrefI32(tensor<*xi32>)
 
-func.func @show(%t: tensor<*xf32>) {
-  call @printMemrefF32(%t) : (tensor<*xf32>) -> ()
-  return
-}
-
-func.func @showi(%t: tensor<*xi32>) {
-  call @printMemrefI32(%t) : (tensor<*xi32>) -> ()
-  return
-}
-
 func.func @main() {
   %a = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
   %v = arith.constant dense<[4.0, 5.0, 6.0]> : tensor<3xf32>
@@ -37,7 +27,7 @@ func.func @main() {
   %e32 = tensor.empty() : tensor<3x2xf32>
   %t = linalg.transpose ins(%a : tensor<2x3xf32>) outs(%e32 : tensor<3x2xf32>) permutation = [1, 0]
   %t_ = tensor.cast %t : tensor<3x2xf32> to tensor<*xf32>
-  call @show(%t_) : (tensor<*xf32>) -> ()
+  call @printMemrefF32(%t_) : (tensor<*xf32>) -> ()
 
   %e23 = tensor.empty() : tensor<2x3xf32>
   %bc = linalg.broadcast ins(%v : tensor<3xf32>) outs(%e23 : tensor<2x3xf32>) dimensions = [0]
@@ -47,7 +37,7 @@ func.func @main() {
   // CHECK-NEXT: [-6,  -15]
   %r = linalg.reduce { arith.subf } ins(%a : tensor<2x3xf32>) outs(%z2 : tensor<2xf32>) dimensions = [1]
   %r_ = tensor.cast %r : tensor<2xf32> to tensor<*xf32>
-  call @show(%r_) : (tensor<*xf32>) -> ()
+  call @printMemrefF32(%r_) : (tensor<*xf32>) -> ()
 
   // CHECK: rank = 1 offset = 0 sizes = [3]
   // CHECK-NEXT: [5,  7,  9]
@@ -57,7 +47,7 @@ func.func @main() {
       linalg.yield %s : f32
     }
   %c_ = tensor.cast %c : tensor<3xf32> to tensor<*xf32>
-  call @show(%c_) : (tensor<*xf32>) -> ()
+  call @printMemrefF32(%c_) : (tensor<*xf32>) -> ()
 
   // a - broadcast v, then (a - v) * a
   // CHECK: rank = 2 offset = 0 sizes = [2, 3]
@@ -77,9 +67,9 @@ func.func @main() {
       linalg.yield %m : f32
     }
   %p_ = tensor.cast %p : tensor<2x3xf32> to tensor<*xf32>
-  call @show(%p_) : (tensor<*xf32>) -> ()
+  call @printMemrefF32(%p_) : (tensor<*xf32>) -> ()
   %bc_ = tensor.cast %bc : tensor<2x3xf32> to tensor<*xf32>
-  call @show(%bc_) : (tensor<*xf32>) -> ()
+  call @printMemrefF32(%bc_) : (tensor<*xf32>) -> ()
 
   // CHECK: rank = 1 offset = 0 sizes = [2]
   // CHECK-NEXT: [32,  77]
@@ -94,11 +84,11 @@ func.func @main() {
   %z0 = arith.constant dense<0.0> : tensor<f32>
   %dt = linalg.dot ins(%v, %vm : tensor<3xf32>, tensor<3xf32>) outs(%z0 : tensor<f32>) -> tensor<f32>
   %mv_ = tensor.cast %mv : tensor<2xf32> to tensor<*xf32>
-  call @show(%mv_) : (tensor<*xf32>) -> ()
+  call @printMemrefF32(%mv_) : (tensor<*xf32>) -> ()
   %vm_ = tensor.cast %vm : tensor<3xf32> to tensor<*xf32>
-  call @show(%vm_) : (tensor<*xf32>) -> ()
+  call @printMemrefF32(%vm_) : (tensor<*xf32>) -> ()
   %dt_ = tensor.cast %dt : tensor<f32> to tensor<*xf32>
-  call @show(%dt_) : (tensor<*xf32>) -> ()
+  call @printMemrefF32(%dt_) : (tensor<*xf32>) -> ()
 
   %x = arith.constant dense<[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [[7.0, 8.0, 9.0], [10.0, 11.0, 12.0]]]> : tensor<2x2x3xf16>
   %y = arith.constant dense<[[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [[7.0, 8.0], [9.0, 10.0], [11.0, 12.0]]]> : tensor<2x3x2xf16>
@@ -112,7 +102,7 @@ func.func @main() {
   %z222 = arith.constant dense<0.0> : tensor<2x2x2xf32>
   %bm = linalg.batch_matmul ins(%x, %y : tensor<2x2x3xf16>, tensor<2x3x2xf16>) outs(%z222 : tensor<2x2x2xf32>) -> tensor<2x2x2xf32>
   %bm_ = tensor.cast %bm : tensor<2x2x2xf32> to tensor<*xf32>
-  call @show(%bm_) : (tensor<*xf32>) -> ()
+  call @printMemrefF32(%bm_) : (tensor<*xf32>) -> ()
 
   // CHECK: rank = 2 offset = 0 sizes = [2, 2]
   // CHECK-NEXT: [14,   32]
@@ -120,7 +110,7 @@ func.func @main() {
   %z22 = arith.constant dense<0.0> : tensor<2x2xf32>
   %bv = linalg.batch_matvec ins(%x, %zv : tensor<2x2x3xf16>, tensor<2x3xf16>) outs(%z22 : tensor<2x2xf32>) -> tensor<2x2xf32>
   %bv_ = tensor.cast %bv : tensor<2x2xf32> to tensor<*xf32>
-  call @show(%bv_) : (tensor<*xf32>) -> ()
+  call @printMemrefF32(%bv_) : (tensor<*xf32>) -> ()
 
   // i8 x i8 -> i32, sign-extended: lhs = rhs = -6..5 as [1, 3, 2, 2]; acc starts at 1.
   // CHECK: rank = 4 offset = 0 sizes = [1, 1, 2, 2]
@@ -130,15 +120,15 @@ func.func @main() {
   %acc = arith.constant dense<1> : tensor<1x1x2x2xi32>
   %mm = linalg.mmt4d ins(%l, %l : tensor<1x3x2x2xi8>, tensor<1x3x2x2xi8>) outs(%acc : tensor<1x1x2x2xi32>) -> tensor<1x1x2x2xi32>
   %mm_ = tensor.cast %mm : tensor<1x1x2x2xi32> to tensor<*xi32>
-  call @showi(%mm_) : (tensor<*xi32>) -> ()
+  call @printMemrefI32(%mm_) : (tensor<*xi32>) -> ()
 
   // CHECK: rank = 5 offset = 0 sizes = [1, 1, 1, 2, 2]
   // CHECK-NEXT: {{\[}}{{\[}}{{\[}}{{\[}}[80,   62],
   // CHECK-NEXT: [62,   68]]]]]
-  %bl = tensor.expand_shape %l [[0, 1], [2], [3], [4]] output_shape [1, 1, 3, 2, 2] : tensor<1x3x2x2xi8> into tensor<1x1x3x2x2xi8>
+  %bl = arith.constant dense<[[[[[-6, -5], [-4, -3]], [[-2, -1], [0, 1]], [[2, 3], [4, 5]]]]]> : tensor<1x1x3x2x2xi8>
   %bacc = arith.constant dense<1> : tensor<1x1x1x2x2xi32>
   %bmm = linalg.batch_mmt4d ins(%bl, %bl : tensor<1x1x3x2x2xi8>, tensor<1x1x3x2x2xi8>) outs(%bacc : tensor<1x1x1x2x2xi32>) -> tensor<1x1x1x2x2xi32>
   %bmm_ = tensor.cast %bmm : tensor<1x1x1x2x2xi32> to tensor<*xi32>
-  call @showi(%bmm_) : (tensor<*xi32>) -> ()
+  call @printMemrefI32(%bmm_) : (tensor<*xi32>) -> ()
   return
 }
