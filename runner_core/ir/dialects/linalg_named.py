@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, ArrayAttr, DenseArrayBase, TensorType, i32, i64
+from xdsl.dialects.builtin import AnyFloat, ArrayAttr, DenseArrayBase, TensorType, i64
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import BroadcastOp as _XBroadcast
@@ -27,8 +27,8 @@ from xdsl.dialects.linalg.ops import TransposeOp as _XTranspose
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
-from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition,
-                       region_def, var_operand_def, var_result_def)
+from xdsl.irdl import (IRDLOperation, irdl_op_definition, operand_def, region_def,
+                       var_operand_def, var_result_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -204,19 +204,25 @@ def print_shaped(printer: Printer, op, key: str, values) -> None:
 
 @irdl_op_definition
 class MapOp(IRDLOperation):
-    """`linalg.map`: out[i] = mapper(in_0[i], ..., out[i]) over identical shapes."""
+    """`linalg.map`: init[i] = mapper(in_0[i], ..., init[i]) over identical shapes
+    (MLIR 22: variadic inputs, one init, so no operand segment sizes)."""
 
     name = "linalg.map"
     inputs = var_operand_def()
-    outputs = var_operand_def()
+    init = operand_def()
     res = var_result_def()
     mapper = region_def("single_block")
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @property
+    def outputs(self):
+        return (self.init,)
 
     @classmethod
     def parse(cls, parser: Parser) -> MapOp:
         short = _short_form(parser)
         ins, outs = _parse_ins_outs(parser)
+        if len(outs) != 1:
+            parser.raise_error(f"linalg.map takes one init, got {len(outs)}")
         attrs = parser.parse_optional_attr_dict()
         types = [v.type.get_element_type() for v in (*ins, *outs)]
         if short is not None:
@@ -227,8 +233,6 @@ class MapOp(IRDLOperation):
             region = parser.parse_region(args)
         res = [o.type for o in outs if isinstance(o.type, TensorType)]
         return cls.create(operands=[*ins, *outs], result_types=res, attributes=attrs,
-                          properties={"operandSegmentSizes":
-                                      DenseArrayBase.from_list(i32, [len(ins), len(outs)])},
                           regions=[region])
 
     def print(self, printer: Printer) -> None:
