@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, IntegerType, MemRefType, ShapedType
+from xdsl.dialects.builtin import AnyFloat, MemRefType, ShapedType
 from xdsl.dialects.linalg import Linalg as _XLinalg
 from xdsl.dialects.linalg.ops import FillOp as _XFill
 from xdsl.dialects.linalg.ops import GenericOp as _XGeneric
@@ -23,6 +23,7 @@ from xdsl.ir import Dialect, Region
 from xdsl.parser import Parser
 
 from runner_core.ir.dialects._syntax import parse_operands, resolve_operands
+from runner_core.ir.dialects.linalg_named import cast_to as _cast_to
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
 
 
@@ -58,22 +59,6 @@ class FillOp(_XFill):
         # A memref fill has no results; a tensor fill returns the filled tensor.
         res = [] if isinstance(buf.type, MemRefType) else [buf.type]
         return cls([value], [buf], res=res, attributes=attrs)
-
-
-def _cast_to(value, ty):
-    """MLIR's default (signed) cast of a matmul operand to the accumulator type."""
-    src = value.type
-    if src == ty:
-        return value
-    if isinstance(ty, AnyFloat):
-        if isinstance(src, IntegerType):
-            return arith.SIToFPOp(value, ty).result
-        wider = ty.bitwidth > src.bitwidth
-        return (arith.ExtFOp if wider else arith.TruncFOp)(value, ty).result
-    if isinstance(src, IntegerType):
-        wider = ty.width.data > src.width.data
-        return (arith.ExtSIOp if wider else arith.TruncIOp)(value, ty).result
-    return arith.FPToSIOp(value, ty).result
 
 
 class MatmulOp(_XMatmul):

@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, ArrayAttr, DenseArrayBase, TensorType, i64
+from xdsl.dialects.builtin import AnyFloat, ArrayAttr, DenseArrayBase, IntegerType, TensorType, i64
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import BroadcastOp as _XBroadcast
@@ -27,12 +27,34 @@ from xdsl.dialects.linalg.ops import TransposeOp as _XTranspose
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
-from xdsl.irdl import (IRDLOperation, irdl_op_definition, operand_def, region_def,
-                       var_operand_def, var_result_def)
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    region_def,
+    var_operand_def,
+    var_result_def,
+)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 _P, _R = "parallel", "reduction"
+
+
+def cast_to(value, ty):
+    """MLIR's default (signed) cast of a matmul operand to the accumulator type."""
+    src = value.type
+    if src == ty:
+        return value
+    if isinstance(ty, AnyFloat):
+        if isinstance(src, IntegerType):
+            return arith.SIToFPOp(value, ty).result
+        wider = ty.bitwidth > src.bitwidth
+        return (arith.ExtFOp if wider else arith.TruncFOp)(value, ty).result
+    if isinstance(src, IntegerType):
+        wider = ty.width.data > src.width.data
+        return (arith.ExtSIOp if wider else arith.TruncIOp)(value, ty).result
+    return arith.FPToSIOp(value, ty).result
 
 
 class _Contraction(NamedOperation):
@@ -52,8 +74,6 @@ class _Contraction(NamedOperation):
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]):
-        from runner_core.ir.dialects.linalg_ext import _cast_to  # imports this module
-
         arg_types = cls.body_arg_types((*inputs, *outputs))
         acc = arg_types[-1]
         flt = isinstance(acc, AnyFloat)
@@ -61,7 +81,7 @@ class _Contraction(NamedOperation):
 
         @Builder.implicit_region(arg_types)
         def hidden_region(args) -> None:
-            YieldOp(add(args[2], mul(_cast_to(args[0], acc), _cast_to(args[1], acc))))
+            YieldOp(add(args[2], mul(cast_to(args[0], acc), cast_to(args[1], acc))))
 
         return hidden_region
 
