@@ -23,6 +23,7 @@ from xdsl.ir import Dialect, Region
 from xdsl.parser import Parser
 
 from runner_core.ir.dialects._syntax import parse_operands, resolve_operands
+from runner_core.ir.dialects.linalg_named import TypeFnAttr, apply_cast_attr
 from runner_core.ir.dialects.linalg_named import cast_to as _cast_to
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
 
@@ -81,7 +82,10 @@ class MatmulOp(_XMatmul):
 
         return hidden_region
 
-
+    @classmethod
+    def parse(cls, parser: Parser) -> _XMatmul:
+        """`cast = #linalg.type_fn<cast_unsigned>` rebuilds the body with unsigned casts."""
+        return apply_cast_attr(super().parse(parser))
 
 
 class GenericOp(_XGeneric):
@@ -119,6 +123,6 @@ _REPLACED = {_XFill: FillOp, _XMatmul: MatmulOp, _XGeneric: GenericOp}
 _OURS = _conv_ops()
 Linalg = Dialect("linalg", [*(_REPLACED.get(op, op) for op in _XLinalg.operations
                               if op.name not in {o.name for o in _OURS}), *_OURS],
-                 list(_XLinalg.attributes))
+                 [*_XLinalg.attributes, TypeFnAttr])
 
 __all__ = ["FillOp", "GenericOp", "Linalg", "MatmulOp"]

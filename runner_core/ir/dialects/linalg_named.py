@@ -25,41 +25,104 @@ from xdsl.dialects.linalg.ops import BroadcastOp as _XBroadcast
 from xdsl.dialects.linalg.ops import ReduceOp as _XReduce
 from xdsl.dialects.linalg.ops import TransposeOp as _XTranspose
 from xdsl.dialects.linalg.ops import YieldOp
+from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import (
     IRDLOperation,
+    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     region_def,
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
+from xdsl.utils.str_enum import StrEnum
 
 _P, _R = "parallel", "reduction"
 
 
-def cast_to(value, ty):
-    """MLIR's default (signed) cast of a matmul operand to the accumulator type."""
+class TypeFn(StrEnum):
+    CAST_SIGNED = "cast_signed"
+    CAST_UNSIGNED = "cast_unsigned"
+
+
+@irdl_attr_definition
+class TypeFnAttr(EnumAttribute[TypeFn]):
+    """`#linalg.type_fn<cast_unsigned>`: how matmul / batch_matmul cast their inputs."""
+
+    name = "linalg.type_fn"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> TypeFn:
+        with parser.in_angle_brackets():
+            return super().parse_parameter(parser)
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            super().print_parameter(printer)
+
+
+def cast_to(value, ty, unsigned: bool = False):
+    """MLIR's cast of a contraction operand to the accumulator type (cast_signed by
+    default; cast_unsigned zero-extends integers and converts them with uitofp)."""
     src = value.type
     if src == ty:
         return value
     if isinstance(ty, AnyFloat):
         if isinstance(src, IntegerType):
-            return arith.SIToFPOp(value, ty).result
+            return (arith.UIToFPOp if unsigned else arith.SIToFPOp)(value, ty).result
         wider = ty.bitwidth > src.bitwidth
         return (arith.ExtFOp if wider else arith.TruncFOp)(value, ty).result
     if isinstance(src, IntegerType):
         wider = ty.width.data > src.width.data
-        return (arith.ExtSIOp if wider else arith.TruncIOp)(value, ty).result
-    return arith.FPToSIOp(value, ty).result
+        ext = arith.ExtUIOp if unsigned else arith.ExtSIOp
+        return (ext if wider else arith.TruncIOp)(value, ty).result
+    return (arith.FPToUIOp if unsigned else arith.FPToSIOp)(value, ty).result
+
+
+def contraction_region(arg_types, unsigned: bool = False) -> Region:
+    """out + cast(a) * cast(b), MLIR's body of matmul-like named ops."""
+    acc = arg_types[-1]
+    flt = isinstance(acc, AnyFloat)
+    add, mul = (arith.AddfOp, arith.MulfOp) if flt else (arith.AddiOp, arith.MuliOp)
+
+    @Builder.implicit_region(arg_types)
+    def hidden_region(args) -> None:
+        a, b = cast_to(args[0], acc, unsigned), cast_to(args[1], acc, unsigned)
+        YieldOp(add(args[2], mul(a, b)))
+
+    return hidden_region
+
+
+# Named ops whose `cast` attribute LLVM 22 honours (matvec and the OpDSL ops keep it as a
+# plain attribute and cast signed, as `--linalg-generalize-named-ops` shows).
+HONOUR_CAST = ("linalg.matmul", "linalg.batch_matmul")
+
+
+def apply_cast_attr(op):
+    """Rebuild `op`'s body with unsigned casts when it says `cast = #linalg.type_fn<
+    cast_unsigned>` and LLVM 22 honours that for this op."""
+    cast = op.attributes.get("cast") or op.properties.get("cast")
+    if op.name not in HONOUR_CAST or not isinstance(cast, TypeFnAttr) or \
+            cast.data != TypeFn.CAST_UNSIGNED:
+        return op
+    region = op.regions[0]
+    types = [a.type for a in region.blocks.first.args]
+    new = contraction_region(types, unsigned=True)
+    old = region.blocks.first
+    region.detach_block(old)
+    old.erase()
+    region.add_block(new.detach_block(new.blocks.first))
+    return op
 
 
 class _Contraction(NamedOperation):
     """A named op computing out[maps[2]] += cast(in0[maps[0]]) * cast(in1[maps[1]])."""
 
+    PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
     DIMS: ClassVar[int] = 0
     MAPS: ClassVar[tuple[tuple[int, ...], ...]] = ()
     ITERS: ClassVar[tuple[str, ...]] = ()
@@ -74,16 +137,11 @@ class _Contraction(NamedOperation):
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]):
-        arg_types = cls.body_arg_types((*inputs, *outputs))
-        acc = arg_types[-1]
-        flt = isinstance(acc, AnyFloat)
-        add, mul = (arith.AddfOp, arith.MulfOp) if flt else (arith.AddiOp, arith.MuliOp)
+        return contraction_region(cls.body_arg_types((*inputs, *outputs)))
 
-        @Builder.implicit_region(arg_types)
-        def hidden_region(args) -> None:
-            YieldOp(add(args[2], mul(cast_to(args[0], acc), cast_to(args[1], acc))))
-
-        return hidden_region
+    @classmethod
+    def parse(cls, parser: Parser):
+        return apply_cast_attr(super().parse(parser))
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         return tuple(AffineMap(self.DIMS, 0, tuple(AffineDimExpr(d) for d in m))
