@@ -34,7 +34,7 @@ from xdsl.ir.affine import (
     AffineSymExpr,
 )
 
-from . import bounds, linalg_named
+from . import bounds
 from . import memref_desc as md
 from .context import LoweringContext, prop
 from .registry import Registry
@@ -47,10 +47,13 @@ lowering = registry.lowering
 ELEMENTWISE = ("linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min",
                "linalg.exp", "linalg.log", "linalg.sqrt", "linalg.select", "linalg.copy")
 CONVOLUTIONS = ("linalg.conv_1d", "linalg.conv_2d", "linalg.conv_3d")
-FIXED_MAPS = (*CONVOLUTIONS, *linalg_named.CONTRACTIONS)
-SHAPED_MAPS = linalg_named.SHAPED
-STRUCTURED = ("linalg.generic", "linalg.fill", "linalg.matmul", "linalg.map", *ELEMENTWISE,
-              *FIXED_MAPS, *SHAPED_MAPS)
+# Maps from the op (ir/dialects/linalg_conv.py, linalg_named.py): MLIR 22's OpDSL maps,
+# and those transpose / broadcast / reduce / map imply.
+CONTRACTIONS = ("linalg.matvec", "linalg.vecmat", "linalg.dot", "linalg.batch_matmul",
+                "linalg.batch_matvec", "linalg.mmt4d", "linalg.batch_mmt4d")
+FIXED_MAPS = (*CONVOLUTIONS, *CONTRACTIONS, "linalg.transpose", "linalg.broadcast",
+              "linalg.reduce", "linalg.map")
+STRUCTURED = ("linalg.generic", "linalg.fill", "linalg.matmul", *ELEMENTWISE, *FIXED_MAPS)
 
 _IVS = "linalg.ivs"  # ctx.state key: induction variables of the loop nests being emitted
 
@@ -61,8 +64,6 @@ def _maps(ctx: LoweringContext, op, operands) -> list[AffineMap]:
         return [m.data for m in given.data]
     if op.name in FIXED_MAPS:  # maps fixed by the op (ir/dialects/linalg_conv.py, _named.py)
         return list(op.get_default_indexing_maps())
-    if op.name in SHAPED_MAPS:  # transpose / broadcast / reduce (codegen/linalg_named.py)
-        return linalg_named.maps(op)
     shaped = [v for v in operands if isinstance(v.type, b.MemRefType)]
     if not shaped:
         raise ctx.unsupported(op, f"'{op.name}' without a memref operand")

@@ -295,6 +295,9 @@ class MapOp(IRDLOperation):
     def outputs(self):
         return (self.init,)
 
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        return (AffineMap.identity(_rank(self.init)),) * len(self.operands)
+
     @classmethod
     def parse(cls, parser: Parser) -> MapOp:
         short = _short_form(parser)
@@ -323,9 +326,21 @@ class MapOp(IRDLOperation):
             _print_region(printer, self.mapper)
 
 
+def _select(n: int, dims) -> AffineMap:
+    return AffineMap(n, 0, tuple(AffineDimExpr(d) for d in dims))
+
+
+def _rank(v) -> int:
+    return len(v.type.get_shape())
+
+
 class _InputsOutputs:
     """`inputs` / `outputs` like the other destination-style linalg ops, so one-shot
-    bufferization and codegen treat xDSL's single-operand reduce and broadcast alike."""
+    bufferization and codegen treat xDSL's single-operand reduce and broadcast alike.
+    Their indexing maps, as MLIR 22 generalises them: transpose and broadcast loop over
+    the init (init dimension i is input dimension permutation[i]; the input is indexed
+    by the loops not in `dimensions`); reduce loops over the input, the init indexed by
+    the loops not in `dimensions`."""
 
     @property
     def inputs(self):
@@ -338,6 +353,10 @@ class _InputsOutputs:
 
 class ReduceOp(_InputsOutputs, _XReduce):
     """xDSL's `linalg.reduce`, also reading MLIR's short form `linalg.reduce { arith.addf }`."""
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n, dims = _rank(self.operands[0]), set(self.dimensions.get_values())
+        return (_select(n, range(n)), _select(n, [d for d in range(n) if d not in dims]))
 
     @classmethod
     def parse(cls, parser: Parser) -> _XReduce:
@@ -367,12 +386,23 @@ class ReduceOp(_InputsOutputs, _XReduce):
 class TransposeOp(_XTranspose):
     """xDSL's `linalg.transpose`, printed with MLIR 22's spacing."""
 
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        perm = [int(p) for p in self.permutation.get_values()]
+        inverse = [0] * len(perm)
+        for out_dim, in_dim in enumerate(perm):
+            inverse[in_dim] = out_dim
+        return (_select(len(perm), inverse), _select(len(perm), range(len(perm))))
+
     def print(self, printer: Printer) -> None:
         print_shaped(printer, self, "permutation", self.permutation.get_values())
 
 
 class BroadcastOp(_InputsOutputs, _XBroadcast):
     """xDSL's `linalg.broadcast`, printed with MLIR 22's spacing."""
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        n, dims = _rank(self.operands[1]), set(self.dimensions.get_values())
+        return (_select(n, [d for d in range(n) if d not in dims]), _select(n, range(n)))
 
     def print(self, printer: Printer) -> None:
         print_shaped(printer, self, "dimensions", self.dimensions.get_values())
