@@ -20,10 +20,17 @@ from xdsl.dialects.linalg.ops import GenericOp as _XGeneric
 from xdsl.dialects.linalg.ops import MatmulOp as _XMatmul
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Dialect, Region
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.parser import Parser
 
 from runner_core.ir.dialects._syntax import parse_operands, resolve_operands
-from runner_core.ir.dialects.linalg_named import TypeFnAttr, apply_cast_attr
+from runner_core.ir.dialects.linalg_named import (
+    TypeFnAttr,
+    apply_cast_attr,
+    parse_maps_prefix,
+    print_maps_prefix,
+    set_maps,
+)
 from runner_core.ir.dialects.linalg_named import cast_to as _cast_to
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
 
@@ -84,8 +91,19 @@ class MatmulOp(_XMatmul):
 
     @classmethod
     def parse(cls, parser: Parser) -> _XMatmul:
-        """`cast = #linalg.type_fn<cast_unsigned>` rebuilds the body with unsigned casts."""
-        return apply_cast_attr(super().parse(parser))
+        """MLIR 22's `indexing_maps = [...]` prefix; `cast = #linalg.type_fn<cast_unsigned>`
+        rebuilds the body with unsigned casts."""
+        maps = parse_maps_prefix(parser)
+        op = apply_cast_attr(super().parse(parser))
+        set_maps(op, maps)
+        return op
+
+    def print(self, printer) -> None:
+        d = [AffineDimExpr(i) for i in range(3)]
+        default = [AffineMap(3, 0, (d[0], d[2])), AffineMap(3, 0, (d[2], d[1])),
+                   AffineMap(3, 0, (d[0], d[1]))]
+        print_maps_prefix(printer, self, default)
+        super().print(printer)
 
 
 class GenericOp(_XGeneric):

@@ -18,7 +18,15 @@ from typing import ClassVar
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, ArrayAttr, DenseArrayBase, IntegerType, TensorType, i64
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    AnyFloat,
+    ArrayAttr,
+    DenseArrayBase,
+    IntegerType,
+    TensorType,
+    i64,
+)
 from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import BroadcastOp as _XBroadcast
@@ -119,6 +127,37 @@ def apply_cast_attr(op):
     return op
 
 
+def parse_maps_prefix(parser: Parser):
+    """`indexing_maps = [...]` before `ins` (MLIR 22's matmul / batch_matmul), or None."""
+    if parser.parse_optional_keyword("indexing_maps") is None:
+        return None
+    parser.parse_punctuation("=")
+    at = parser.pos
+    maps = parser.parse_attribute()
+    if not isinstance(maps, ArrayAttr) or not all(isinstance(m, AffineMapAttr)
+                                                 for m in maps.data):
+        parser.raise_error("expected an array of affine maps for 'indexing_maps'", at,
+                           parser.pos)
+    return maps
+
+
+def set_maps(op, maps) -> None:
+    if maps is None:
+        return
+    if "indexing_maps" in type(op).get_irdl_definition().properties:
+        op.properties["indexing_maps"] = maps
+    else:
+        op.attributes["indexing_maps"] = maps
+
+
+def print_maps_prefix(printer: Printer, op, default: Sequence[AffineMap]) -> None:
+    """`indexing_maps = [...]` when the op's maps are not its default ones, as MLIR prints."""
+    maps = op.properties.get("indexing_maps") or op.attributes.get("indexing_maps")
+    if maps is not None and [m.data for m in maps.data] != list(default):
+        printer.print_string(" indexing_maps = ")
+        printer.print_attribute(maps)
+
+
 class _Contraction(NamedOperation):
     """A named op computing out[maps[2]] += cast(in0[maps[0]]) * cast(in1[maps[1]])."""
 
@@ -141,11 +180,22 @@ class _Contraction(NamedOperation):
 
     @classmethod
     def parse(cls, parser: Parser):
-        return apply_cast_attr(super().parse(parser))
+        maps = parse_maps_prefix(parser)
+        op = apply_cast_attr(super().parse(parser))
+        set_maps(op, maps)
+        return op
 
-    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+    def print(self, printer: Printer) -> None:
+        print_maps_prefix(printer, self, self.default_maps())
+        super().print(printer)
+
+    def default_maps(self) -> tuple[AffineMap, ...]:
         return tuple(AffineMap(self.DIMS, 0, tuple(AffineDimExpr(d) for d in m))
                      for m in self.MAPS)
+
+    def get_default_indexing_maps(self) -> Sequence[AffineMap]:
+        maps = self.attributes.get("indexing_maps")
+        return tuple(m.data for m in maps.data) if maps is not None else self.default_maps()
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
         return ArrayAttr([IteratorTypeAttr.parallel() if i == _P else
