@@ -1,16 +1,20 @@
-"""linalg's contraction named ops beyond matmul, and `linalg.map` / short-form `linalg.reduce`.
+"""linalg named ops xDSL 0.75 lacks or reads differently from MLIR 22.
 
-xDSL 0.75 knows `matmul`, `transpose`, `broadcast` and `reduce` but not `matvec`,
-`vecmat`, `dot`, `batch_matmul`, `batch_matvec`, `mmt4d` or `batch_mmt4d`, nor
-`linalg.map`.  Each contraction here is MLIR 22's OpDSL op: fixed indexing maps
-(as `mlir-opt --linalg-generalize-named-ops` prints them) and the body of matmul,
-which casts both inputs to the accumulator's type (signed extension, `sitofp`,
-`extf`) before multiplying and adding.  `linalg.map`'s mapper block takes one
-argument per input and one for the init (MLIR 22); the short forms
-`linalg.map { arith.addf } ...` and `linalg.reduce { arith.addf } ...` build that
-block from the named op applied to the inputs (and, for reduce, the init).
+* Contractions `matvec`, `vecmat`, `dot`, `batch_matmul`, `batch_matvec`, `mmt4d`,
+  `batch_mmt4d`: MLIR 22's OpDSL ops, fixed indexing maps (as
+  `mlir-opt --linalg-generalize-named-ops` prints them) and matmul's body, which casts
+  both inputs to the accumulator's type (extsi / sitofp / extf) before multiplying
+  and adding `out + a * b`.  matmul and batch_matmul also take MLIR 22's
+  `indexing_maps = [...]` prefix and `cast = #linalg.type_fn<cast_unsigned>` (which
+  LLVM 22 honours for those two only).
+* `linalg.map`: its mapper block takes one argument per input and one for the init.
+* Short forms `linalg.map { arith.addf } ...` / `linalg.reduce { arith.addf } ...`:
+  the block is that op over the inputs (reduce: over (init, in), as MLIR builds it),
+  printed back in short form exactly where mlir-opt 22 does.
+* transpose / broadcast / reduce / map state the maps their properties imply
+  (`get_default_indexing_maps`), so codegen and runtime verification need no
+  per-op code, and print with MLIR 22's spacing.
 """
-
 from __future__ import annotations
 
 from collections.abc import Sequence
