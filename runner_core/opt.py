@@ -178,6 +178,22 @@ def _build_spec(o: Options):
     return NestSpec(MODULE_ANCHOR, items)
 
 
+def _refuse_2021_pass_names(o: Options) -> None:
+    """A 2021 pass name (e.g. -convert-linalg-to-llvm) is accepted for a 2021 program,
+    which is upgraded; mlir-opt 22 does not know it, so a program in today's syntax
+    fails with its words rather than passing where LLVM 22 fails."""
+    from runner_core.passes.legality_table import LEGACY_2021
+    from runner_core.passes.registry import OLD_PIPELINE_NAMES
+
+    for flag in o.pass_flags:
+        name = flag.lstrip("-").split("=", 1)[0]
+        if name in LEGACY_2021 and name not in OLD_PIPELINE_NAMES:
+            raise RunnerError(
+                f"mlir-opt: Unknown command line argument '{flag}'.  Try: 'mlir-opt --help'\n"
+                f"  note: '{name}' is a 2021 pass name: the embedded mlir-opt accepts it only "
+                f"for a program in 2021 syntax, as LLVM 22's mlir-opt has no such pass")
+
+
 def _process(text: str, filename: str, o: Options, spec, err: list[str]) -> str:
     from runner_core.ir.parse import parse_source_ex, verify_module
     from runner_core.ir.printing import print_op
@@ -189,6 +205,8 @@ def _process(text: str, filename: str, o: Options, spec, err: list[str]) -> str:
             loc = result.source.location(u.offset)
             err.append(f"{loc}: remark: upgraded 2021 {u.kind} '{u.old}' to '{u.new}'\n")
     module = result.module
+    if not result.upgrades:
+        _refuse_2021_pass_names(o)
     if spec.items:
         deferred = run_pipeline(module, spec)
         from runner_core.backends.cuda import serialize

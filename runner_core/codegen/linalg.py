@@ -47,7 +47,13 @@ lowering = registry.lowering
 ELEMENTWISE = ("linalg.add", "linalg.sub", "linalg.mul", "linalg.max", "linalg.min",
                "linalg.exp", "linalg.log", "linalg.sqrt", "linalg.select", "linalg.copy")
 CONVOLUTIONS = ("linalg.conv_1d", "linalg.conv_2d", "linalg.conv_3d")
-STRUCTURED = ("linalg.generic", "linalg.fill", "linalg.matmul", *ELEMENTWISE, *CONVOLUTIONS)
+# Maps from the op (ir/dialects/linalg_conv.py, linalg_named.py): MLIR 22's OpDSL maps,
+# and those transpose / broadcast / reduce / map imply.
+CONTRACTIONS = ("linalg.matvec", "linalg.vecmat", "linalg.dot", "linalg.batch_matmul",
+                "linalg.batch_matvec", "linalg.mmt4d", "linalg.batch_mmt4d")
+FIXED_MAPS = (*CONVOLUTIONS, *CONTRACTIONS, "linalg.transpose", "linalg.broadcast",
+              "linalg.reduce", "linalg.map")
+STRUCTURED = ("linalg.generic", "linalg.fill", "linalg.matmul", *ELEMENTWISE, *FIXED_MAPS)
 
 _IVS = "linalg.ivs"  # ctx.state key: induction variables of the loop nests being emitted
 
@@ -56,7 +62,7 @@ def _maps(ctx: LoweringContext, op, operands) -> list[AffineMap]:
     given = prop(op, "indexing_maps")
     if given is not None:
         return [m.data for m in given.data]
-    if op.name in CONVOLUTIONS:  # maps fixed by the op (ir/dialects/linalg_conv.py)
+    if op.name in FIXED_MAPS:  # maps fixed by the op (ir/dialects/linalg_conv.py, _named.py)
         return list(op.get_default_indexing_maps())
     shaped = [v for v in operands if isinstance(v.type, b.MemRefType)]
     if not shaped:
@@ -200,8 +206,7 @@ def _index(ctx: LoweringContext, op) -> None:
     ctx.set_results(op, [stack[-1][dim]])
 
 
-_UNSUPPORTED = ("linalg.transpose", "linalg.broadcast", "linalg.reduce",
-                "linalg.quantized_matmul", "linalg.pooling_nchw_max")
+_UNSUPPORTED = ("linalg.quantized_matmul", "linalg.pooling_nchw_max")
 
 
 def _not_lowered(ctx: LoweringContext, op) -> None:

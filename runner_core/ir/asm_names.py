@@ -130,6 +130,10 @@ RESULT_NAMES: dict[str, ResultNames] = {
     "tensor.dim": "dim",
     "tensor.expand_shape": "expanded",
     "tensor.extract": "extracted",
+    "linalg.map": "mapped",
+    "linalg.reduce": "reduced",
+    "linalg.transpose": "transposed",
+    "linalg.broadcast": "broadcasted",
     "tensor.extract_slice": "extracted_slice",
     "tensor.from_elements": "from_elements",
     "tensor.generate": "generated",
@@ -166,4 +170,5 @@ def _linalg_reduce(op: Operation, region: int) -> Sequence[str | None]:
 BLOCK_ARG_NAMES: dict[str, BlockArgNames] = {
     "linalg.generic": _linalg_structured,
     "linalg.reduce": _linalg_reduce,
+    "linalg.map": _linalg_reduce,
 }

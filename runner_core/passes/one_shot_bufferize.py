@@ -50,7 +50,10 @@ def _loc(op: Operation):
 _LINALG_DPS = ("linalg.generic", "linalg.fill", "linalg.matmul", "linalg.matvec",
                "linalg.batch_matmul", "linalg.copy", "linalg.add", "linalg.sub", "linalg.mul",
                "linalg.max", "linalg.min", "linalg.exp", "linalg.log", "linalg.sqrt",
-               "linalg.select", "linalg.conv_1d", "linalg.conv_2d", "linalg.conv_3d")
+               "linalg.select", "linalg.conv_1d", "linalg.conv_2d", "linalg.conv_3d",
+               "linalg.vecmat", "linalg.dot", "linalg.batch_matvec", "linalg.mmt4d",
+               "linalg.batch_mmt4d", "linalg.map", "linalg.reduce", "linalg.transpose",
+               "linalg.broadcast")
 _SIMPLE = {"tensor.cast": ops.bufferize_cast, "tensor.dim": ops.bufferize_dim,
            "tensor.rank": ops.bufferize_rank,
            "tensor.empty": ops.bufferize_empty, "tensor.splat": ops.bufferize_splat,

@@ -38,15 +38,18 @@ func.func @main() {
 def test_ops_not_lowered_are_named_with_their_location(tmp_path):
     text = """\
 func.func @main() {
-  %a = memref.alloc() : memref<2x3xf32>
-  %b = memref.alloc() : memref<3x2xf32>
-  linalg.transpose ins(%a : memref<2x3xf32>) outs(%b : memref<3x2xf32>) permutation = [1, 0]
+  %a = memref.alloc() : memref<2x3xi8>
+  %b = memref.alloc() : memref<3x2xi8>
+  %c = memref.alloc() : memref<2x2xi32>
+  %z = arith.constant 0 : i32
+  linalg.quantized_matmul ins(%a, %b, %z, %z : memref<2x3xi8>, memref<3x2xi8>, i32, i32) outs(%c : memref<2x2xi32>)
   return
 }
 """
     rc, out, err = _run(text, tmp_path)
     assert rc != 0 and "Traceback" not in err
-    assert ":4:3: error: unsupported: 'linalg.transpose' is not lowered by the runner" in err
+    assert ":6:3: error: unsupported: 'linalg.quantized_matmul' is not lowered by the runner" \
+        in err
 
 
 def test_linalg_on_tensors_is_unsupported(tmp_path):

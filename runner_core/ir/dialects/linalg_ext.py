@@ -13,16 +13,25 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, IntegerType, MemRefType, ShapedType
+from xdsl.dialects.builtin import AnyFloat, MemRefType, ShapedType
 from xdsl.dialects.linalg import Linalg as _XLinalg
 from xdsl.dialects.linalg.ops import FillOp as _XFill
 from xdsl.dialects.linalg.ops import GenericOp as _XGeneric
 from xdsl.dialects.linalg.ops import MatmulOp as _XMatmul
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Dialect, Region
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.parser import Parser
 
 from runner_core.ir.dialects._syntax import parse_operands, resolve_operands
+from runner_core.ir.dialects.linalg_named import (
+    TypeFnAttr,
+    apply_cast_attr,
+    parse_maps_prefix,
+    print_maps_prefix,
+    set_maps,
+)
+from runner_core.ir.dialects.linalg_named import cast_to as _cast_to
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
 
 
@@ -60,22 +69,6 @@ class FillOp(_XFill):
         return cls([value], [buf], res=res, attributes=attrs)
 
 
-def _cast_to(value, ty):
-    """MLIR's default (signed) cast of a matmul operand to the accumulator type."""
-    src = value.type
-    if src == ty:
-        return value
-    if isinstance(ty, AnyFloat):
-        if isinstance(src, IntegerType):
-            return arith.SIToFPOp(value, ty).result
-        wider = ty.bitwidth > src.bitwidth
-        return (arith.ExtFOp if wider else arith.TruncFOp)(value, ty).result
-    if isinstance(src, IntegerType):
-        wider = ty.width.data > src.width.data
-        return (arith.ExtSIOp if wider else arith.TruncIOp)(value, ty).result
-    return arith.FPToSIOp(value, ty).result
-
-
 class MatmulOp(_XMatmul):
     """xDSL's `linalg.matmul` whose body casts the inputs to the accumulator's type first
     (f16 x f16 -> f32 as MLIR: `arith.extf` each input, then multiply and add)."""
@@ -96,7 +89,21 @@ class MatmulOp(_XMatmul):
 
         return hidden_region
 
+    @classmethod
+    def parse(cls, parser: Parser) -> _XMatmul:
+        """MLIR 22's `indexing_maps = [...]` prefix; `cast = #linalg.type_fn<cast_unsigned>`
+        rebuilds the body with unsigned casts."""
+        maps = parse_maps_prefix(parser)
+        op = apply_cast_attr(super().parse(parser))
+        set_maps(op, maps)
+        return op
 
+    def print(self, printer) -> None:
+        d = [AffineDimExpr(i) for i in range(3)]
+        default = [AffineMap(3, 0, (d[0], d[2])), AffineMap(3, 0, (d[2], d[1])),
+                   AffineMap(3, 0, (d[0], d[1]))]
+        print_maps_prefix(printer, self, default)
+        super().print(printer)
 
 
 class GenericOp(_XGeneric):
@@ -125,13 +132,15 @@ class GenericOp(_XGeneric):
 
 def _conv_ops():
     from runner_core.ir.dialects.linalg_conv import CONV_OPS
+    from runner_core.ir.dialects.linalg_named import NAMED_OPS
 
-    return CONV_OPS
+    return [*CONV_OPS, *NAMED_OPS]
 
 
 _REPLACED = {_XFill: FillOp, _XMatmul: MatmulOp, _XGeneric: GenericOp}
-Linalg = Dialect("linalg", [*(_REPLACED.get(op, op) for op in _XLinalg.operations),
-                            *_conv_ops()],
-                 list(_XLinalg.attributes))
+_OURS = _conv_ops()
+Linalg = Dialect("linalg", [*(_REPLACED.get(op, op) for op in _XLinalg.operations
+                              if op.name not in {o.name for o in _OURS}), *_OURS],
+                 [*_XLinalg.attributes, TypeFnAttr])
 
 __all__ = ["FillOp", "GenericOp", "Linalg", "MatmulOp"]
