@@ -94,6 +94,10 @@ GPU_LOWERING_FAULTS = {
                                    "buffers (LLVM 22's NVPTX demotes __dynamic_shmem__0)",
     "gpu/shared_memory_limits.mlir": "4100 static bytes (LLVM 22's NVPTX demotes "
                                      "__dynamic_shmem__0) + 228352 dynamic exceed 227 KiB",
+    # Measured on an H100: FileCheck fails on LLVM 22's lowering (the TMA loads land in
+    # __dynamic_shmem__0, the wgmma reads @dynamicShmem, a different static byte).
+    "gpu/tma_wgmma_gemm.mlir": "TMA writes and wgmma reads two different demoted "
+                               "zero-length buffers (LLVM 22's NVPTX)",
 }
 CPU_KNOWN.update({rel: f"refused on the cpu backend (needs a GPU): {why}"
                   for rel, why in GPU_LOWERING_FAULTS.items()})

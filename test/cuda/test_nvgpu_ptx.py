@@ -128,7 +128,7 @@ def test_cpu_backend_names_the_gap(tmp_path):
                         b"",
                         dict(os.environ), os.getcwd())
     assert lowered.returncode == 0, lowered.stderr.decode()
-    res = cli.tool_main(["mlir-runner", "--shared-libs=%mlir_cuda_runtime",
+    res = cli.tool_main(["gpurunner", "--shared-libs=%mlir_cuda_runtime",
                          "--entry-point-result=void"], lowered.stdout,
                         {**os.environ, "GPURUNNER_BACKEND": "cpu"}, str(tmp_path))
     err = res.stderr.decode()
