@@ -21,8 +21,9 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import irdl_op_definition
 
 
-class _ConvND(NamedOperation):
-    RANK: ClassVar[int] = 0
+class DestinationStyleNamed(NamedOperation):
+    """A named op built from inputs and outputs: results are the tensor outputs' types,
+    the body is the op's own (`get_hidden_region`); shared by every named op we define."""
 
     def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue] = (),
                  res: Sequence[Attribute] | None = None,
@@ -31,6 +32,10 @@ class _ConvND(NamedOperation):
             res = tuple(o.type for o in outputs if isinstance(o.type, TensorType))
         super().__init__(ins=inputs, outs=outputs, result_types=res, attributes=attributes,
                          hidden_region=self.get_hidden_region(inputs, outputs))
+
+
+class _ConvND(DestinationStyleNamed):
+    RANK: ClassVar[int] = 0
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]):

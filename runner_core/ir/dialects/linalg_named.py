@@ -31,20 +31,20 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.dialects.linalg.abstract_ops import NamedOperation
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import BroadcastOp as _XBroadcast
 from xdsl.dialects.linalg.ops import ReduceOp as _XReduce
 from xdsl.dialects.linalg.ops import TransposeOp as _XTranspose
 from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     region_def,
     var_operand_def,
     var_result_def,
@@ -52,6 +52,8 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
+
+from runner_core.ir.dialects.linalg_conv import DestinationStyleNamed
 
 _P, _R = "parallel", "reduction"
 
@@ -162,21 +164,13 @@ def print_maps_prefix(printer: Printer, op, default: Sequence[AffineMap]) -> Non
         printer.print_attribute(maps)
 
 
-class _Contraction(NamedOperation):
+class _Contraction(DestinationStyleNamed):
     """A named op computing out[maps[2]] += cast(in0[maps[0]]) * cast(in1[maps[1]])."""
 
     PRINT_ATTRS_IN_FRONT: ClassVar[bool] = True
     DIMS: ClassVar[int] = 0
     MAPS: ClassVar[tuple[tuple[int, ...], ...]] = ()
     ITERS: ClassVar[tuple[str, ...]] = ()
-
-    def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue] = (),
-                 res: Sequence[Attribute] | None = None,
-                 attributes: dict[str, Attribute] | None = None):
-        if res is None:
-            res = tuple(o.type for o in outputs if isinstance(o.type, TensorType))
-        super().__init__(ins=inputs, outs=outputs, result_types=res, attributes=attributes,
-                         hidden_region=self.get_hidden_region(inputs, outputs))
 
     @classmethod
     def get_hidden_region(cls, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue]):
@@ -198,7 +192,7 @@ class _Contraction(NamedOperation):
                      for m in self.MAPS)
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
-        maps = self.attributes.get("indexing_maps")
+        maps = self.properties.get("indexing_maps") or self.attributes.get("indexing_maps")
         return tuple(m.data for m in maps.data) if maps is not None else self.default_maps()
 
     def get_iterator_types(self) -> ArrayAttr[IteratorTypeAttr]:
@@ -207,11 +201,14 @@ class _Contraction(NamedOperation):
 
 
 def _contraction(op_name: str, dims: int, maps, iters):
-    cls = type(op_name.split(".")[1].title().replace("_", "") + "Op", (_Contraction,),
-               {"name": op_name, "DIMS": dims, "MAPS": maps, "ITERS": iters,
-                "__module__": __name__,
-                "__annotations__": {"DIMS": ClassVar[int], "MAPS": ClassVar[tuple],
-                                    "ITERS": ClassVar[tuple]}})
+    fields = {"name": op_name, "DIMS": dims, "MAPS": maps, "ITERS": iters,
+              "__module__": __name__,
+              "__annotations__": {"DIMS": ClassVar[int], "MAPS": ClassVar[tuple],
+                                  "ITERS": ClassVar[tuple]}}
+    if op_name in HONOUR_CAST:  # an op of its own in MLIR 22: the maps are a property
+        fields["indexing_maps"] = opt_prop_def(ArrayAttr)
+        fields["cast"] = opt_prop_def(TypeFnAttr)
+    cls = type(op_name.split(".")[1].title().replace("_", "") + "Op", (_Contraction,), fields)
     return irdl_op_definition(cls)
 
 
