@@ -143,7 +143,7 @@ def test_cpu_backend_names_the_gap(tmp_path):
     ("cubin-chip=sm_90 cubin-features=+ptx80",
      "'nvvm.wgmma.fence.aligned' op is not supported on sm_90"),
     ("cubin-chip=sm_80 cubin-features=+ptx80",
-     "tma_wgmma_gemm.mlir:111:7: error: unsupported: "
+     "tma_wgmma_gemm.mlir:115:7: error: unsupported: "
      "'nvvm.cp.async.bulk.tensor.shared.cluster.global' op is not supported on sm_80"),
 ])
 def test_chip_without_the_instructions_is_an_error(options, message):
