@@ -27,7 +27,11 @@ _ADDRESS = re.compile(rb"base@ = 0x[0-9a-fA-F]+")
 # run them on both backends in the plug-in's replaceable worker; and the order in which
 # GPU threads print is not the cpu backend's, which only their CHECK-DAG lines allow for.
 POISONING = {"device_assert.mlir": "a device-side assertion poisons this process's CUDA "
-                                   "context (checked by its own integration test)"}
+                                   "context (checked by its own integration test)",
+             # GPU run of 2026-12-06: CUDA_ERROR_MISALIGNED_ADDRESS (sticky) at the launch;
+             # the cpu backend skips them anyway (sm_90 TMA/wgmma); XFAIL in their files.
+             "tma_load_oob.mlir": "faults on the GPU (MISALIGNED_ADDRESS, sticky): XFAIL",
+             "tma_wgmma_gemm.mlir": "faults on the GPU (MISALIGNED_ADDRESS, sticky): XFAIL"}
 
 # Heavy (many programs end to end, or upstream tools): `-m integration`, not the unit run.
 pytestmark = [pytest.mark.integration,
