@@ -118,6 +118,7 @@ def run_mode(mode: str, folder: Path, files: list[Path], args, tmp: Path) -> Mod
     env["PYTHONPATH"] = os.pathsep.join([str(BENCH), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env["FIDELITY_REPORT"] = str(report)
     env["GPURUNNER_CACHE_DIR"] = ""
+    env["TMPDIR"] = str(tmp)  # failing tests' kept directories go with this run's folder
     start = time.perf_counter()
     proc = subprocess.run(cmd, cwd=rootdir, env=env, capture_output=True, text=True,
                           timeout=args.suite_timeout)

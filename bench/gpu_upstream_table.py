@@ -12,9 +12,11 @@ the first error line of a failure.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 MLIR_OPT = Path("/usr/lib/llvm-22/bin/mlir-opt")
@@ -44,7 +46,10 @@ def main() -> int:
         cmd[3:3] = ["-p", "pytest_gpurunner.plugin"]  # not installed: load it by name
     if args.n not in ("", "0"):
         cmd += ["-n", args.n]
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout).stdout
+    with tempfile.TemporaryDirectory(prefix="gpurunner-table-") as tmp:
+        # Failing tests' kept directories go with this folder, not into /tmp.
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout,
+                             env={**os.environ, "TMPDIR": tmp}).stdout
     verdict: dict[str, tuple[str, str]] = {}
     for line in out.splitlines():
         m = re.match(r"^(PASSED|FAILED|ERROR|SKIPPED \[\d+\]|XFAIL) (\S+?\.mlir)(?:::\S+)?(?::\d+)?"

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -202,6 +203,7 @@ def run_once(mode: str, jobs: int, files: dict[Path, list[Path]], suites: list[P
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTEST_ADDOPTS", "PYTEST_XDIST_WORKER", "PYTHONDONTWRITEBYTECODE")}
     env["GPURUNNER_CACHE_DIR"] = str(cache)
+    env["TMPDIR"] = str(tmp)  # kept test directories go with the bench's folder
     tools = mode
     extra: list[str] = []
     if mode == "nohyp":
@@ -287,6 +289,7 @@ def main() -> int:
                           flush=True)
                     if args.verbose and r["rc"] not in (0, 1):
                         print(r["tail"])
+    shutil.rmtree(tmp, ignore_errors=True)  # suites, caches, reports, kept test folders
     body = report(runs, modes, jobs_list, folders, ntests)
     print(body)
     if args.write:
