@@ -208,6 +208,21 @@ define internal i1 @event.ok(ptr %e) alwaysinline {{
   %live = call i1 @handle.live(ptr %e, i64 {EVENT_TAG_SLOT}, i64 {EVENT_TAG})
   ret i1 %live
 }}
+; A call on an event and a stream: both live, or the bad one reported (the stream
+; when the event is fine) and false.
+define internal i1 @pair.ok(ptr %call, ptr %e, ptr %s) alwaysinline {{
+entry:
+  %eok = call i1 @event.ok(ptr %e)
+  %sok = call i1 @stream.ok(ptr %s)
+  %ok = and i1 %eok, %sok
+  br i1 %ok, label %yes, label %bad
+bad:
+  %which = select i1 %eok, ptr %s, ptr %e
+  call void @handle.report(ptr %call, ptr %which)
+  ret i1 false
+yes:
+  ret i1 true
+}}
 ; Upstream's wrapper line for a refused handle: a null event is an invalid handle, any
 ; other one names a destroyed (or foreign) object.
 define internal void @handle.report(ptr %call, ptr %h) cold noinline {{

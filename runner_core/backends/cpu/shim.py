@@ -189,13 +189,9 @@ valid:
 }
 define void @mgpuEventRecord(ptr %e, ptr %s) {
 entry:
-  %eok = call i1 @event.ok(ptr %e)
-  %sok = call i1 @stream.ok(ptr %s)
-  %ok = and i1 %eok, %sok
+  %ok = call i1 @pair.ok(ptr @call.event_record, ptr %e, ptr %s)
   br i1 %ok, label %valid, label %bad
 bad:
-  %which = select i1 %eok, ptr %s, ptr %e
-  call void @handle.report(ptr @call.event_record, ptr %which)
   ret void
 valid:
   store ptr %s, ptr %e
@@ -264,13 +260,9 @@ out:
 }
 define void @mgpuStreamWaitEvent(ptr %s, ptr %e) {
 entry:
-  %eok = call i1 @event.ok(ptr %e)
-  %sok = call i1 @stream.ok(ptr %s)
-  %ok = and i1 %eok, %sok
+  %ok = call i1 @pair.ok(ptr @call.stream_wait, ptr %e, ptr %s)
   br i1 %ok, label %valid, label %bad
 bad:
-  %which = select i1 %eok, ptr %s, ptr %e
-  call void @handle.report(ptr @call.stream_wait, ptr %which)
   ret void
 valid:
   %on = call ptr @pending_stream(ptr %e)
