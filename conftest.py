@@ -39,6 +39,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if "GPURUNNER_CACHE_DIR" not in os.environ and not hasattr(config, "workerinput"):
         os.environ["GPURUNNER_CACHE_DIR"] = tempfile.mkdtemp(prefix="gpurunner-test-cache-")
         config._gpurunner_test_cache = os.environ["GPURUNNER_CACHE_DIR"]
+        # LLVM 22's mlir-runner writes a perf jitdump for every run into
+        # $JITDUMPDIR/.debug/jit (else the temporary directory): keep them with the cache.
+        os.environ.setdefault("JITDUMPDIR", os.environ["GPURUNNER_CACHE_DIR"])
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -49,6 +52,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if made:
         shutil.rmtree(made, ignore_errors=True)
         os.environ.pop("GPURUNNER_CACHE_DIR", None)
+        if os.environ.get("JITDUMPDIR") == made:
+            os.environ.pop("JITDUMPDIR")
 
 
 @pytest.fixture

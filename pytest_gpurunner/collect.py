@@ -104,6 +104,9 @@ class MlirItem(pytest.Item):
         if settings.pinned_gpu is not None:
             env["GPURUNNER_DEVICE"] = "0"  # the one device left in CUDA_VISIBLE_DEVICES
         env["LIT_CURRENT_TESTCASE"] = self.nodeid
+        # A real mlir-runner leaves a perf jitdump per run in $JITDUMPDIR (else the
+        # temporary directory): with the test's own directory, unless the user chose one.
+        env.setdefault("JITDUMPDIR", str(self.test_dir))
         tools = settings.tools
         if self.local.tools:
             tools = ToolTable(tools.mode, {**tools.embedded, **self.local.tools},
