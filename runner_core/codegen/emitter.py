@@ -13,7 +13,14 @@ import llvmlite.ir as ir
 
 from .context import LoweringContext
 from .diag import unsupported
-from .gpu_device_hooks import _KERNELS_OPTION, HOOKS_OPTION, KernelHooks, KernelInfo, KernelModule
+from .gpu_device_hooks import (
+    _KERNELS_OPTION,
+    HOOKS_OPTION,
+    KernelHooks,
+    KernelInfo,
+    KernelModule,
+    dynamic_smem_alignment,
+)
 from .lowerings import table_for
 from .target import TargetDescription
 from .types import UnsupportedType
@@ -53,6 +60,7 @@ def lower_gpu_module(gpu_module_op, hooks: KernelHooks, *, filename: str = "",
     kernels: list[KernelInfo] = []
     opts[_KERNELS_OPTION] = kernels
     ctx = LoweringContext(target, mod, filename, opts, lowerings=table_for(target.name))
+    hooks.dynamic_smem_align = dynamic_smem_alignment(gpu_module_op)
     hooks.begin_module(ctx, gpu_module_op)
     lower_module_ops(ctx, gpu_module_op.body.block.ops, "in a gpu.module")
     hooks.finish_module(ctx, kernels)

@@ -42,11 +42,13 @@ from .gpu_device_hooks import (
     block_id,
     block_size,
     current_gpu_func,
+    dynamic_smem_alignment,
     grid_dim,
     hooks_of,
     linear_thread_id,
     opaque_pointer,
     thread_id,
+    without_slack,
 )
 from .gpu_device_sync import all_reduce, combiner, shuffle, subgroup_reduce, subgroup_reduce_partial
 from .registry import Registry
@@ -195,6 +197,15 @@ SYNC_OPS = frozenset({"gpu.barrier", "gpu.shuffle", "gpu.all_reduce", "gpu.subgr
                       "nvgpu.ldmatrix", "nvgpu.mma.sync"})
 
 
+def dynamic_smem_pad(gpu_module_op, kernel_name: str) -> int:
+    """Bytes added to a launch of ``kernel_name`` for :func:`dynamic_smem_alignment`."""
+    align = dynamic_smem_alignment(gpu_module_op)
+    if align == 1 or "gpu.dynamic_shared_memory" not in ops_reachable(gpu_module_op,
+                                                                      kernel_name):
+        return 0
+    return align
+
+
 def ops_reachable(gpu_module_op, kernel_name: str) -> set[str]:
     """Names of the ops a kernel may execute, following calls inside its gpu.module."""
     return reachable(gpu_module_op, kernel_name)[1]
@@ -245,4 +256,5 @@ __all__ = ["KernelHooks", "KernelInfo", "KernelModule", "hooks_of",
            "current_gpu_func", "linear_thread_id", "block_size", "thread_id", "block_id",
            "block_dim", "grid_dim", "shuffle", "combiner", "all_reduce", "subgroup_reduce",
            "subgroup_reduce_partial", "promote_printf_args", "ops_reachable", "SYNC_OPS",
-           "SUBGROUP_SIZE", "SHUFFLE_MODES", "REDUCTION_KINDS", "PTR", "I1"]
+           "SUBGROUP_SIZE", "SHUFFLE_MODES", "REDUCTION_KINDS", "PTR", "I1",
+           "dynamic_smem_alignment", "dynamic_smem_pad", "without_slack"]

@@ -124,6 +124,9 @@ class KernelHooks:
     def target_description(self) -> TargetDescription:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    # Set by lower_gpu_module before begin_module (dynamic_smem_alignment).
+    dynamic_smem_align: int = 1
+
     def begin_module(self, ctx: LoweringContext, gpu_module_op) -> None:
         pass
 
@@ -221,6 +224,36 @@ class KernelModule:
 
     def kernel(self, name: str) -> KernelInfo | None:
         return next((k for k in self.kernels if k.name == name), None)
+
+
+# TMA copies need a 128-byte aligned shared destination and wgmma's 128-byte swizzle
+# a 1024-byte aligned tile, but CUDA places the dynamic shared area only 16-byte
+# aligned after the static shared variables (an mbarrier, say), whatever alignment
+# the `.extern .shared` declaration asks for.  So in a gpu.module that uses those
+# ops, a kernel that takes dynamic shared memory is launched with this many bytes
+# more than its launch asks for, and `gpu.dynamic_shared_memory` rounds its base up
+# inside that slack; the size the kernel sees stays the one the launch asked for.
+ALIGNED_DYNAMIC_SMEM_OPS = ("nvgpu.tma.", "nvgpu.warpgroup.", "nvvm.cp.async.bulk",
+                            "nvvm.wgmma.")
+DYNAMIC_SMEM_ALIGNMENT = 1024
+
+
+def dynamic_smem_alignment(gpu_module_op) -> int:
+    """The alignment the dynamic shared area of this module's kernels gets (1: none
+    beyond CUDA's own)."""
+    for op in gpu_module_op.walk():
+        if op.name.startswith(ALIGNED_DYNAMIC_SMEM_OPS):
+            return DYNAMIC_SMEM_ALIGNMENT
+    return 1
+
+
+def without_slack(ctx: LoweringContext, size: ir.Value, align: int) -> ir.Value:
+    """The dynamic shared size a kernel sees: the launch's, less the alignment slack
+    (0 for a launch that gave no slack, e.g. one without a dynamic size)."""
+    bld = ctx.builder
+    slack = ir.Constant(size.type, align)
+    return bld.select(bld.icmp_unsigned(">=", size, slack), bld.sub(size, slack),
+                      ir.Constant(size.type, 0))
 
 
 def hooks_of(ctx: LoweringContext, op=None) -> KernelHooks:

@@ -207,17 +207,35 @@ def subgroup_reduce_partial(ctx: LoweringContext, active_width: ir.Value, value:
     return res
 
 
-def all_reduce(ctx: LoweringContext, value: ir.Value, combine, op=None) -> ir.Value:
+def all_reduce(ctx: LoweringContext, value: ir.Value, combine, op=None,
+               kind: str | None = None) -> ir.Value:
     """Block-wide reduction; every thread gets the value upstream's rewrite gives.
 
     In a kernel: one workgroup-memory round and one barrier (:func:`_one_round`).
     In a device function, whose per-call state cannot outlive the call, the
-    two-barrier shape of upstream (:func:`_two_rounds`).
+    two-barrier shape of upstream (:func:`_two_rounds`).  ``kind`` (None for a
+    region body) lets the second stage pad with the kind's identity.
     """
     fn = current_gpu_func(ctx)
     if fn is not None and fn.is_kernel:
-        return _one_round(ctx, value, combine, op)
+        return _one_round(ctx, value, combine, op, identity(kind, value.type))
     return _two_rounds(ctx, value, combine, op)
+
+
+def identity(kind: str | None, typ: ir.Type) -> ir.Constant | None:
+    """The value ``e`` with ``combine(x, e)`` equal to ``x`` bit for bit for every ``x``
+    (``-0.0`` for a float sum, NaN for minnum/maxnum, which drop a NaN operand), so
+    that lanes holding it change nothing; None for region bodies."""
+    if kind is None:
+        return None
+    if isinstance(typ, ir.IntType):
+        w = typ.width
+        ints = {"add": 0, "or": 0, "xor": 0, "maxui": 0, "mul": 1, "and": -1, "minui": -1,
+                "minsi": (1 << (w - 1)) - 1, "maxsi": -(1 << (w - 1))}
+        return ir.Constant(typ, ints[kind]) if kind in ints else None
+    floats = {"add": -0.0, "mul": 1.0, "minnumf": float("nan"), "maxnumf": float("nan"),
+              "minimumf": float("inf"), "maximumf": float("-inf")}
+    return ir.Constant(typ, floats[kind]) if kind in floats else None
 
 
 def _stage_one(ctx: LoweringContext, value: ir.Value, combine, op):
@@ -232,7 +250,8 @@ def _stage_one(ctx: LoweringContext, value: ir.Value, combine, op):
     return idx, size, lane, active, reduced
 
 
-def _one_round(ctx: LoweringContext, value: ir.Value, combine, op) -> ir.Value:
+def _one_round(ctx: LoweringContext, value: ir.Value, combine, op,
+               ident: ir.Constant | None = None) -> ir.Value:
     """Lane 0 of each subgroup writes its partial, barrier, then EVERY subgroup reduces
     the partials itself (the same shuffles upstream's subgroup 0 runs, so the same
     value bit for bit) and broadcasts its lane 0's result: no second barrier and no
@@ -242,6 +261,13 @@ def _one_round(ctx: LoweringContext, value: ir.Value, combine, op) -> ir.Value:
     in the kernel's entry block): a thread that runs the op again (a loop) writes
     the other half, and it can only come back to this half after the next
     barrier, which every thread reaches after its reads of this round.
+
+    With the kind's identity (``ident``) a full subgroup reads all 32 slots, the
+    ones past the partials counting as the identity, and runs the full butterfly:
+    lane 0 combines exactly what upstream's partial butterfly combines (a skipped
+    partner is a combination of identities), every lane ends with the same value
+    (the kinds are commutative), and no lane waits on a divergent branch or a
+    broadcast.
     """
     hooks = hooks_of(ctx, op)
     bld = ctx.builder
@@ -272,7 +298,23 @@ def _one_round(ctx: LoweringContext, value: ir.Value, combine, op) -> ir.Value:
     short = bld.and_(bld.icmp_unsigned("!=", rem, ir.Constant(I32, 0)),
                      bld.icmp_unsigned("<", rem, num_sub))
 
+    def butterfly():
+        v = bld.load(slot(lane), typ=elem)
+        v = bld.select(bld.icmp_unsigned("<", lane, num_sub), v, ident)
+        i = 1
+        while i < n:
+            shuffled, _ = shuffle(ctx, "xor", v, ir.Constant(I32, i), ir.Constant(I32, n), op)
+            v = combine(v, shuffled)
+            i <<= 1
+        return [v]
+
     def one_round():
+        if ident is not None:
+            full = bld.icmp_unsigned(">=", active, ir.Constant(I32, n))
+            return _if_else(ctx, full, butterfly, partial_round)
+        return partial_round()
+
+    def partial_round():
         def second_stage():
             v = bld.load(slot(lane), typ=elem)
             return [subgroup_reduce_partial(ctx, num_sub, v, combine, op)]
@@ -355,7 +397,7 @@ def _all_reduce(ctx, op):
         raise ctx.unsupported(op, f"gpu.all_reduce of LLVM type {value.type} (scalars only)")
     res = hooks.all_reduce(ctx, kind, value, combine)
     if res is None:
-        res = all_reduce(ctx, value, combine, op)
+        res = all_reduce(ctx, value, combine, op, kind)
     ctx.set_results(op, [res])
 
 

@@ -65,7 +65,7 @@ from runner_core.runtime.core import LAUNCH_SITE
 from . import abi
 from . import memref_desc as md
 from .context import LoweringContext
-from .gpu_device import opaque_pointer
+from .gpu_device import dynamic_smem_pad, opaque_pointer
 from .registry import Registry
 from .types import I8, I32, I64, PTR, VOID, register_type
 
@@ -112,6 +112,8 @@ class _LoadedModule:
     handle: ir.GlobalVariable
     kernels: frozenset[str]
     functions: dict[str, ir.GlobalVariable] = field(default_factory=dict)
+    # Extra dynamic shared bytes a launch of each kernel gets (gpu_device.dynamic_smem_pad).
+    smem_pad: dict[str, int] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------- modules
@@ -126,7 +128,11 @@ def _backend(ctx: LoweringContext, op) -> DeviceCompiler:
 def _declare_gpu_module(ctx: LoweringContext, op) -> None:
     binary = _backend(ctx, op).compile_gpu_module(op, filename=ctx.filename,
                                                   options=dict(ctx.options))
-    _embed(ctx, op.sym_name.data, binary)
+    loaded = _embed(ctx, op.sym_name.data, binary)
+    for k in binary.kernels:
+        pad = dynamic_smem_pad(op, k)
+        if pad:
+            loaded.smem_pad[k] = pad
 
 
 def _declare_gpu_binary(ctx: LoweringContext, op) -> None:
@@ -135,7 +141,7 @@ def _declare_gpu_binary(ctx: LoweringContext, op) -> None:
     _embed(ctx, op.sym_name.data, binary)
 
 
-def _embed(ctx: LoweringContext, name: str, binary: DeviceBinary) -> None:
+def _embed(ctx: LoweringContext, name: str, binary: DeviceBinary) -> _LoadedModule:
     """The blob as a private constant, and the slot its loaded module's handle goes in."""
     data = bytes(binary.blob) + b"\0"
     arr = ir.ArrayType(I8, len(data))
@@ -147,8 +153,9 @@ def _embed(ctx: LoweringContext, name: str, binary: DeviceBinary) -> None:
     handle = ir.GlobalVariable(ctx.module, PTR, ctx.module.get_unique_name(f"gpu.module.{name}"))
     handle.linkage = "internal"
     handle.initializer = ir.Constant(PTR, None)
-    ctx.state.setdefault(_MODULES_STATE, {})[name] = _LoadedModule(
-        name, blob, len(binary.blob), handle, frozenset(binary.kernels))
+    loaded = _LoadedModule(name, blob, len(binary.blob), handle, frozenset(binary.kernels))
+    ctx.state.setdefault(_MODULES_STATE, {})[name] = loaded
+    return loaded
 
 
 register_module_op("gpu.module", declare=_declare_gpu_module)
@@ -302,6 +309,8 @@ def _launch_func(ctx, op):
     smem = ir.Constant(I32, 0)
     if op.dynamicSharedMemorySize is not None:
         smem = ctx.get(op.dynamicSharedMemorySize)
+    if m.smem_pad.get(kname):
+        smem = bld.add(smem, ir.Constant(I32, m.smem_pad[kname]))
     scalars: list[ir.Value] = []
     for v in op.kernelOperands:
         scalars += abi.explode(bld, ctx.get(v), v.type)

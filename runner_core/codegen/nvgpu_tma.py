@@ -115,21 +115,6 @@ def _predicated(ctx: LoweringContext, op, emit) -> None:
         emit()
 
 
-SWIZZLE_ATOM_ALIGN = 1024
-
-
-def align_dynamic_shared(ctx: LoweringContext) -> None:
-    """Give the kernel's `extern __shared__` arrays (dynamic shared memory) 1024-byte
-    alignment: TMA writes 128B-swizzled tiles and wgmma reads them with descriptors whose
-    base offset is 0, which holds only where the pattern starts on a 1024-byte boundary
-    (CUDA guarantees 16 otherwise)."""
-    for gv in ctx.module.global_values:
-        t = getattr(gv, "value_type", None)
-        if (isinstance(gv, ir.GlobalVariable) and gv.type.addrspace == SHARED
-                and gv.linkage == "external" and isinstance(t, ir.ArrayType) and t.count == 0):
-            gv.align = max(gv.align or 0, SWIZZLE_ATOM_ALIGN)
-
-
 def _require_shared(ctx: LoweringContext, op) -> None:
     if not op.barriers.type.shared:
         raise ctx.unsupported(op, f"'{op.name}' on an mbarrier group outside shared memory",
@@ -183,7 +168,6 @@ def _prefetch(ctx: LoweringContext, op) -> None:
 def _tma_load(ctx: LoweringContext, op) -> None:
     _require_shared(ctx, op)
     require_target(ctx, op, "nvvm.cp.async.bulk.tensor.shared.cluster.global", "sm_90")
-    align_dynamic_shared(ctx)
     rank = len(op.coordinates)
     bld = ctx.builder
     dst = bld.addrspacecast(element_pointer(ctx, op.dst), ir.PointerType(addrspace=SHARED_CLUSTER))

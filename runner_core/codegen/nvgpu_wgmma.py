@@ -29,7 +29,6 @@ from .context import LoweringContext
 from .gpu_device_hooks import hooks_of
 from .nvgpu_tma import (
     NVPTX,
-    align_dynamic_shared,
     cpu_kernel_gap,
     element_pointer,
     require_target,
@@ -57,7 +56,6 @@ def _generate_descriptor(ctx: LoweringContext, op) -> None:
     size_n = tm.tensor.get_shape()[0]
     stride = (layout << 3) >> EXCLUDE_4LSB
     lead = (size_n * layout) >> EXCLUDE_4LSB
-    align_dynamic_shared(ctx)
     bld = ctx.builder
     addr = bld.ptrtoint(element_pointer(ctx, op.tensor), I64)
     base14 = bld.lshr(bld.shl(addr, _const(46)), _const(50))

@@ -38,7 +38,13 @@ from functools import cache
 import llvmlite.ir as ir
 
 from runner_core.codegen.emitter import lower_gpu_module
-from runner_core.codegen.gpu_device import SYNC_OPS, KernelHooks, KernelInfo, reachable
+from runner_core.codegen.gpu_device import (
+    SYNC_OPS,
+    KernelHooks,
+    KernelInfo,
+    reachable,
+    without_slack,
+)
 from runner_core.codegen.gpu_host import DeviceBinary
 from runner_core.codegen.target import TargetDescription
 
@@ -220,7 +226,10 @@ class CpuKernelHooks(KernelHooks):
         return bld.gep(base, [ir.Constant(I64, offset)], source_etype=ir.IntType(8))
 
     def dynamic_shared_memory(self, ctx):
-        return self._slot(ctx, L.B_DYN, PTR), self._slot(ctx, L.B_DYN_SIZE)
+        size = self._slot(ctx, L.B_DYN_SIZE)
+        if self.dynamic_smem_align > 1:  # the launch's alignment slack (as on CUDA)
+            size = without_slack(ctx, size, self.dynamic_smem_align)
+        return self._slot(ctx, L.B_DYN, PTR), size
 
     # -- output ---------------------------------------------------------------
     def printf(self, ctx, fmt, args):

@@ -150,6 +150,16 @@ class NVPTXHooks(gpu_device.KernelHooks):
             gv.align = 16
         ptr = _opaque_ref(gv, SHARED)
         size = ctx.builder.zext(_sreg(ctx, "dynamic_smem_size"), I64)
+        align = self.dynamic_smem_align
+        if align > 1:
+            # The launch added `align` bytes (codegen.gpu_device.dynamic_smem_pad): round
+            # the base up inside them; the kernel sees the size its launch asked for.
+            bld = ctx.builder
+            base = bld.ptrtoint(ptr, ir.IntType(32))
+            bump = bld.and_(bld.sub(ir.Constant(ir.IntType(32), 0), base),
+                            ir.Constant(ir.IntType(32), align - 1))
+            ptr = bld.gep(ptr, [bld.zext(bump, I64)], source_etype=ir.IntType(8))
+            size = gpu_device.without_slack(ctx, size, align)
         return ptr, size
 
     def printf(self, ctx, fmt, args):

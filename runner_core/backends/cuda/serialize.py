@@ -187,7 +187,34 @@ def apply(module, deferred: list[str], debug_only: set[str], err: list[str],
         if "dump-sass" in debug_only:
             err.append(sass(ptx, s.chip))
         if wants_isa:
+            _pad_launches(work, op, name)
             _replace_with_binary(op, name, ptx, s)
+
+
+def _pad_launches(module, gpu_module_op, name: str) -> None:
+    """Add the alignment slack of ``codegen.gpu_device.dynamic_smem_pad`` to the dynamic
+    shared size of each launch of such a kernel, in the IR: once the module is a
+    ``gpu.binary`` the host lowering can no longer tell, and any runner that loads the
+    PTX must give the kernel those bytes."""
+    from xdsl.dialects import arith
+    from xdsl.dialects.builtin import IntegerAttr
+
+    from runner_core.codegen.gpu_device import dynamic_smem_pad
+
+    for launch in [o for o in module.walk() if o.name == "gpu.launch_func"]:
+        if launch.kernel_module_name != name or launch.dynamicSharedMemorySize is None:
+            continue
+        pad = dynamic_smem_pad(gpu_module_op, launch.kernel_name)
+        if not pad:
+            continue
+        size = launch.dynamicSharedMemorySize
+        const = arith.ConstantOp(IntegerAttr(pad, size.type))
+        add = arith.AddiOp(size, const)
+        launch.parent_block().insert_ops_before([const, add], launch)
+        at = len(launch.asyncDependencies) + 6 + (3 if launch.clusterSizeX is not None else 0)
+        operands = list(launch.operands)
+        operands[at] = add.result
+        launch.operands = operands
 
 
 def _replace_with_binary(op, name: str, ptx: str, s: Serialization) -> None:
