@@ -31,7 +31,7 @@ import json
 import os
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,8 +63,19 @@ EXPECTED = {
         and b"CUDA_ERROR_INVALID_VALUE" in o.err),
     "streams_concurrent": (
         "gpu-to-llvm reuses a destroyed stream: the driver refuses the launch and copy on it "
-        "(CONTEXT_IS_DESTROYED, reported), the second CHECK fails",
-        lambda o: o.code == 0 and o.filecheck_ok is False and DESTROYED.encode() in o.err),
+        "(CONTEXT_IS_DESTROYED, reported), the second CHECK fails; on a GPU the refused "
+        "launch leaves its ping-pong partner spinning: a hang, as with mlir-runner 22",
+        lambda o: o.code == 124 or (o.code == 0 and o.filecheck_ok is False
+                                    and DESTROYED.encode() in o.err)),
+    "gpu__tma_wgmma_gemm": (
+        "LLVM 22's NVPTX demotes the dynamic area and the zero-length workgroup buffer to "
+        "separate one-byte statics: TMA fills one, wgmma reads another, wrong products "
+        "(H100, 2026-12-06)",
+        lambda o: o.code == 0 and o.filecheck_ok is False),
+    "sm90__gemm_f32_f16_f16_128x128x128": (
+        "the same demotion in upstream's GEMM: TMA writes past a one-byte static, "
+        "CUDA_ERROR_MISALIGNED_ADDRESS (H100, 2026-12-06)",
+        lambda o: o.code != 0 and b"MISALIGNED" in o.err),
     "seed_modern": (
         "gpu-to-llvm gives streams to mgpuEvent*/mgpuStreamWaitEvent (reported, "
         "CONTEXT_IS_DESTROYED), no device order is left: exit 0, the numbers race",
@@ -94,6 +105,10 @@ EXPECTED = {
 }
 
 
+# Programs whose expected outcome on a GPU is a hang get this much time, not --timeout.
+HANGS = {"streams_concurrent": 20.0}
+
+
 def _expectation(lowered: str):
     return next(((k, v) for k, v in EXPECTED.items() if k in lowered), None)
 
@@ -102,6 +117,7 @@ def _run_one(e: dict, env: dict, timeout: float) -> tuple[str, list[str]]:
     from pytest_gpurunner.llvm_filecheck import filecheck_tool
 
     lowered = ROOT / e["lowered"]
+    timeout = min([timeout] + [t for k, t in HANGS.items() if k in e["lowered"]])
     try:
         res = subprocess.run([sys.executable, "-m", "runner_core.cli", *e["runner"]],
                              input=lowered.read_bytes(), capture_output=True, env=env,
@@ -150,7 +166,10 @@ def main() -> int:
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        for line, detail in pool.map(lambda e: _run_one(e, env, args.timeout), entries):
+        # As each finishes: a slow program does not hold back the lines of the others.
+        futures = [pool.submit(_run_one, e, env, args.timeout) for e in entries]
+        for done in as_completed(futures):
+            line, detail = done.result()
             counts[line.split()[0]] += 1
             print(line, flush=True)
             for d in detail:

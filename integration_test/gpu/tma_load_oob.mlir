@@ -2,10 +2,6 @@
 // RUN: | gpurunner --shared-libs=%mlir_cuda_runtime --shared-libs=%mlir_runner_utils \
 // RUN:   --shared-libs=%mlir_c_runner_utils --entry-point-result=void \
 // RUN: | FileCheck %s
-// XFAIL: *
-// On an H100 (2026-12-06) our compile of this kernel stopped with
-// CUDA_ERROR_MISALIGNED_ADDRESS at the launch (LLVM 22's own lowering of the TMA-only
-// program ran correctly there): expected to fail until that is found; XPASS fails the run.
 
 // One TMA load (sm_90), no swizzle, partly out of bounds: the tile is 32 rows x 64
 // columns of f16 at row 112 of a 128x64 matrix, so rows 128-143 are outside it and

@@ -3,10 +3,6 @@
 // RUN: | gpurunner --shared-libs=%mlir_cuda_runtime --shared-libs=%mlir_runner_utils \
 // RUN:   --shared-libs=%mlir_c_runner_utils --entry-point-result=void \
 // RUN: | FileCheck %s
-// XFAIL: *
-// On an H100 (2026-12-06) our compile of this kernel stopped with
-// CUDA_ERROR_MISALIGNED_ADDRESS at the launch (LLVM 22's own lowering of the TMA-only
-// program ran correctly there): expected to fail until that is found; XPASS fails the run.
 
 // Hopper (sm_90a) GEMM D = A B with TMA loads, an mbarrier and wgmma:
 // A is 128x64 f16, B is 64x64 f16 (k rows, n contiguous: `transposeB`), D is
