@@ -16,6 +16,7 @@ instead of run, and the IR stays high-level.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Iterable
 
@@ -86,13 +87,21 @@ def lookup_pass(name: str) -> PassInfo:
         return info
     if name in MLIR22_PASSES:
         raise PassError(f"error: {unsupported_message(f'pass {name!r}')}")
-    close = difflib.get_close_matches(name, list(_PASSES) + sorted(_DEFERRED_NAMES), n=1)
-    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    close = _closest(name, len(_PASSES))
+    hint = f" (did you mean '{close}'?)" if close else ""
     raise PassError(
         f"error: unknown pass '{name}'{hint}\n"
         f"  note: the embedded mlir-opt runs only the passes the runner implements "
         f"(gpurunner-opt --list-passes); to run this pipeline with real LLVM tools, set "
         f"'gpurunner_tools = system' (ini) or --gpurunner-tools=system")
+
+
+@functools.lru_cache(maxsize=256)
+def _closest(name: str, _registered: int) -> str | None:
+    """The known pass name nearest ``name`` (difflib: ~4 ms a call, and the same unknown
+    names come back test after test); ``_registered`` keys it to the registry's size."""
+    close = difflib.get_close_matches(name, list(_PASSES) + sorted(_DEFERRED_NAMES), n=1)
+    return close[0] if close else None
 
 
 def registered_passes() -> dict[str, PassInfo]:
