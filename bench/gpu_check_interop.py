@@ -156,12 +156,22 @@ def main() -> int:
     ap.add_argument("-k", default="", help="only lowered files whose name contains this")
     ap.add_argument("--timeout", type=float, default=180)
     ap.add_argument("--jobs", type=int, default=4, help="programs run at once")
+    ap.add_argument("--cuda-runtime", metavar="PATH",
+                    help="a real libmlir_cuda_runtime.so (upstream's CudaRuntimeWrappers.cpp "
+                         "built elsewhere) given by path in place of the built-in one")
     ap.add_argument("--backend", default="cuda",
                     help="GPURUNNER_BACKEND (cpu: the 'offload' objects, on a machine without GPU)")
     args = ap.parse_args()
 
     entries = [e for e in json.loads(Path(args.manifest).read_text())
                if args.k in e["lowered"] and b"gpu.binary" in (ROOT / e["lowered"]).read_bytes()]
+    if args.cuda_runtime:
+        lib = os.path.abspath(args.cuda_runtime)
+        for e in entries:
+            e["runner"] = [f"--shared-libs={lib}" if a.startswith("--shared-libs=") and
+                           a.split("=", 1)[1].endswith(("mlir_cuda_runtime",
+                                                        "mlir_cuda_runtime.so")) else a
+                           for a in e["runner"]]
     env = dict(os.environ, GPURUNNER_BACKEND=args.backend, GPURUNNER_LLVM_ONLY="1")
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
