@@ -146,7 +146,7 @@ def test_cpu_backend_names_the_gap(tmp_path):
     ("cubin-chip=sm_90 cubin-features=+ptx80",
      "'nvvm.wgmma.fence.aligned' op is not supported on sm_90"),
     ("cubin-chip=sm_80 cubin-features=+ptx80",
-     "tma_wgmma_gemm.mlir:115:7: error: unsupported: "
+     "tma_wgmma_gemm.mlir:111:7: error: unsupported: "
      "'nvvm.cp.async.bulk.tensor.shared.cluster.global' op is not supported on sm_80"),
 ])
 def test_chip_without_the_instructions_is_an_error(options, message):
@@ -198,3 +198,44 @@ def test_host_code_and_kernel_image_for_the_cuda_backend(path, needs):
     gpu_modules = [op for op in module.walk() if op.name == "gpu.module"]
     (binary,) = [cuda.BACKEND.compile_gpu_module(m, filename=str(path)) for m in gpu_modules]
     assert parse_image(binary.blob).needs == needs
+    # The launch gets 1024 bytes of alignment slack on top of what it asks for (CUDA puts
+    # the dynamic area 16-byte aligned after static shared memory, e.g. an mbarrier).
+    (smem,) = re.findall(r'call void @"mgpuLaunchKernel"\([^)]*i32 (%"[^"]+"), ptr', ir_text)
+    asked = {OURS: 24576, TMA_ONLY: 4096}[path]
+    assert re.search(rf'{re.escape(smem)} = add i32 (%"[^"]+"|{asked}), 1024', ir_text), smem
+
+
+def test_serialized_launch_carries_the_slack():
+    """Once serialized to a gpu.binary the host code cannot see the kernel: the slack is
+    added in the IR, where any runner that loads the PTX gives it to the kernel."""
+    res = tool_main(["mlir-opt", str(TMA_ONLY), PIPELINE], b"", dict(os.environ), os.getcwd())
+    assert res.returncode == 0, res.stderr.decode()
+    out = res.stdout.decode()
+    m = re.search(r"(%\w+) = arith\.constant 1024 : i32\n\s*(%\w+) = arith\.addi "
+                  r"(%\w+), \1 : i32\n\s*gpu\.launch_func .*dynamic_shared_memory_size (%\w+)",
+                  out)
+    assert m and m.group(2) == m.group(4), out[:3000]
+    assert re.search(rf"{re.escape(m.group(3))} = arith\.constant 4096 : i32", out)
+
+
+def test_no_slack_without_tma_or_wgmma(tmp_path):
+    """Kernels of modules without those ops keep CUDA's placement and the launch's size."""
+    src = tmp_path / "dyn.mlir"
+    src.write_text("""
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @k(%out: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %v = memref.view %s[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4xf32, #gpu.address_space<workgroup>>
+      %x = memref.load %v[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+      memref.store %x, %out[%c0] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+""")
+    res = tool_main(["mlir-opt", str(src), PIPELINE], b"", dict(os.environ), os.getcwd())
+    assert res.returncode == 0, res.stderr.decode()
+    ptx = _ptx_of(res.stdout)
+    assert "1008" not in ptx and "1023" not in ptx
