@@ -20,6 +20,8 @@ ops name (the driver reports a missing one at the launch).
 
 from __future__ import annotations
 
+import re
+
 from runner_core.codegen.diag import unsupported
 from runner_core.codegen.gpu_host import DeviceBinary
 
@@ -94,15 +96,34 @@ def cuda_binary(op, options=None) -> DeviceBinary:
 
         ir_text = _bitcode_ir(op, data)
         kernels = sorted(nvptx._kernel_names(ir_text))
-        chip = obj.target.chip
+        chip, features = obj.target.chip, obj.target.features
+        _check_hopper_features(op, ir_text, chip, features)
         try:
             ptx = nvptx.compile_ptx(ir_text, chip, kernels=kernels, name=op.sym_name.data,
-                                    opt=obj.target.opt_level)
+                                    opt=obj.target.opt_level, features=features)
         except nvptx.PTXError as err:
             raise unsupported(op, f"'gpu.binary' @{op.sym_name.data}: {err}") from None
         return DeviceBinary(ptx.encode() + b"\0", tuple(kernels), "ptx",
                             {"from": "offload bitcode", "chip": chip})
     raise unsupported(op, f"a GPU object in format '{fmt}'")
+
+
+# NVVM intrinsics of sm_90 (TMA, mbarrier transactions, wgmma) that LLVM's NVPTX back end
+# selects only with PTX 8.0; without it LLVM aborts the process ("Cannot select").
+_HOPPER_INTRINSICS = re.compile(r"@llvm\.nvvm\.(cp\.async\.bulk|wgmma|mbarrier\.\w*expect"
+                                r"|mbarrier\.try\.wait|fence\.proxy\.tensormap|prefetch\.tensormap)")
+
+
+def _check_hopper_features(op, ir_text: str, chip: str, features: str) -> None:
+    """A located error, where LLVM would abort, for sm_90 intrinsics without PTX 8.0."""
+    m = _HOPPER_INTRINSICS.search(ir_text)
+    ptx = re.search(r"\+ptx(\d+)", features)
+    if m and (ptx is None or int(ptx.group(1)) < 80):
+        raise unsupported(op, f"'gpu.binary' @{op.sym_name.data}: its 'offload' object calls "
+                              f"{m.group(0)[1:]}, which needs PTX 8.0, but its target "
+                              f"(chip {chip!r}, features {features!r}) does not ask for it",
+                          hint="lower with cubin-features=+ptx80 (or "
+                               "nvvm-attach-target{features=+ptx80})")
 
 
 def cpu_binary(op, options=None) -> DeviceBinary:

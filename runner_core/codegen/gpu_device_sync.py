@@ -267,12 +267,12 @@ def _one_round(ctx: LoweringContext, value: ir.Value, combine, op,
     lane 0 combines exactly what upstream's partial butterfly combines (a skipped
     partner is a combination of identities), every lane ends with the same value
     (the kinds are commutative), and no lane waits on a divergent branch or a
-    broadcast.
+    broadcast.  Blocks whose size is a multiple of 32 take that path with no
+    partial-subgroup code at all.
     """
     hooks = hooks_of(ctx, op)
     bld = ctx.builder
     n = SUBGROUP_SIZE
-    idx, size, lane, active, reduced = _stage_one(ctx, value, combine, op)
     elem = value.type
     buf = opaque_pointer(ctx, hooks.workgroup_alloca(ctx, elem, 2 * n,
                                                      max(ctx.types.alignof(elem), 8),
@@ -282,56 +282,81 @@ def _one_round(ctx: LoweringContext, value: ir.Value, combine, op,
     half = bld.load(parity, typ=I32)
     bld.store(bld.xor(half, ir.Constant(I32, 1)), parity)
     base = bld.mul(half, ir.Constant(I32, n))
+    idx = _i32(ctx, linear_thread_id(ctx))
+    size = _i32(ctx, block_size(ctx))
+    lane = bld.and_(idx, ir.Constant(I32, n - 1))
 
     def slot(i32_index):
         return bld.gep(buf, [bld.zext(bld.add(base, i32_index), I64)], source_etype=elem)
 
-    first_lane = bld.icmp_unsigned("==", lane, ir.Constant(I32, 0))
-    _if_else(ctx, first_lane, lambda: (bld.store(reduced, slot(bld.lshr(
-        idx, ir.Constant(I32, 5)))), [])[1], lambda: [])
-    hooks.barrier(ctx)
-    num_sub = bld.lshr(bld.add(size, ir.Constant(I32, n - 1)), ir.Constant(I32, 5))
-    # A last subgroup with fewer lanes than there are partials cannot run the
-    # second stage itself: blocks of such a size (block-uniform) let subgroup 0
-    # do it and publish the total, behind a second barrier, as upstream does.
-    rem = bld.and_(size, ir.Constant(I32, n - 1))
-    short = bld.and_(bld.icmp_unsigned("!=", rem, ir.Constant(I32, 0)),
-                     bld.icmp_unsigned("<", rem, num_sub))
+    def store_partial(v):
+        first_lane = bld.icmp_unsigned("==", lane, ir.Constant(I32, 0))
+        _if_else(ctx, first_lane, lambda: (bld.store(v, slot(bld.lshr(
+            idx, ir.Constant(I32, 5)))), [])[1], lambda: [])
 
-    def butterfly():
-        v = bld.load(slot(lane), typ=elem)
-        v = bld.select(bld.icmp_unsigned("<", lane, num_sub), v, ident)
+    def full_butterfly(v):
         i = 1
         while i < n:
             shuffled, _ = shuffle(ctx, "xor", v, ir.Constant(I32, i), ir.Constant(I32, n), op)
             v = combine(v, shuffled)
             i <<= 1
-        return [v]
+        return v
 
-    def one_round():
-        if ident is not None:
-            full = bld.icmp_unsigned(">=", active, ir.Constant(I32, n))
-            return _if_else(ctx, full, butterfly, partial_round)
-        return partial_round()
+    def padded_partials(num_sub):
+        v = bld.load(slot(lane), typ=elem)
+        return bld.select(bld.icmp_unsigned("<", lane, num_sub), v, ident)
 
-    def partial_round():
-        def second_stage():
-            v = bld.load(slot(lane), typ=elem)
-            return [subgroup_reduce_partial(ctx, num_sub, v, combine, op)]
-
-        (total,) = _if_else(ctx, bld.icmp_unsigned("<", lane, num_sub), second_stage,
-                            lambda: [reduced])
-        width = bld.select(bld.icmp_unsigned("<", active, ir.Constant(I32, n)), active,
-                           ir.Constant(I32, n))
-        res, _ = shuffle(ctx, "idx", total, ir.Constant(I32, 0), width, op)
-        return [res]
-
-    def two_rounds():
-        _second_stage_to_slot0(ctx, idx, num_sub, slot, elem, combine, op)
+    def whole_subgroups():
+        # Block size a multiple of 32 (block-uniform): straight-line code, which ptxas
+        # schedules as it does hand-written CUDA (no reconvergence points in between).
+        store_partial(full_butterfly(value))
         hooks.barrier(ctx)
-        return [bld.load(slot(ir.Constant(I32, 0)), typ=elem)]
+        return [full_butterfly(padded_partials(bld.lshr(size, ir.Constant(I32, 5))))]
 
-    (res,) = _if_else(ctx, short, two_rounds, one_round)
+    def general():
+        active = bld.sub(size, bld.sub(idx, lane))
+        reduced = subgroup_reduce_partial(ctx, active, value, combine, op)
+        store_partial(reduced)
+        hooks.barrier(ctx)
+        num_sub = bld.lshr(bld.add(size, ir.Constant(I32, n - 1)), ir.Constant(I32, 5))
+        # A last subgroup with fewer lanes than there are partials cannot run the
+        # second stage itself: blocks of such a size (block-uniform) let subgroup 0
+        # do it and publish the total, behind a second barrier, as upstream does.
+        rem = bld.and_(size, ir.Constant(I32, n - 1))
+        short = bld.and_(bld.icmp_unsigned("!=", rem, ir.Constant(I32, 0)),
+                         bld.icmp_unsigned("<", rem, num_sub))
+
+        def partial_round():
+            def second_stage():
+                v = bld.load(slot(lane), typ=elem)
+                return [subgroup_reduce_partial(ctx, num_sub, v, combine, op)]
+
+            (total,) = _if_else(ctx, bld.icmp_unsigned("<", lane, num_sub), second_stage,
+                                lambda: [reduced])
+            width = bld.select(bld.icmp_unsigned("<", active, ir.Constant(I32, n)), active,
+                               ir.Constant(I32, n))
+            res, _ = shuffle(ctx, "idx", total, ir.Constant(I32, 0), width, op)
+            return [res]
+
+        def one_round():
+            if ident is None:
+                return partial_round()
+            full = bld.icmp_unsigned(">=", active, ir.Constant(I32, n))
+            return _if_else(ctx, full, lambda: [full_butterfly(padded_partials(num_sub))],
+                            partial_round)
+
+        def two_rounds():
+            _second_stage_to_slot0(ctx, idx, num_sub, slot, elem, combine, op)
+            hooks.barrier(ctx)
+            return [bld.load(slot(ir.Constant(I32, 0)), typ=elem)]
+
+        return _if_else(ctx, short, two_rounds, one_round)
+
+    if ident is None:
+        (res,) = general()
+        return res
+    whole = bld.icmp_unsigned("==", bld.and_(size, ir.Constant(I32, n - 1)), ir.Constant(I32, 0))
+    (res,) = _if_else(ctx, whole, whole_subgroups, general)
     return res
 
 
