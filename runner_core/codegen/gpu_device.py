@@ -47,6 +47,7 @@ from .gpu_device_hooks import (
     hooks_of,
     linear_thread_id,
     opaque_pointer,
+    round_up_shared,
     thread_id,
     without_slack,
 )
@@ -200,8 +201,8 @@ SYNC_OPS = frozenset({"gpu.barrier", "gpu.shuffle", "gpu.all_reduce", "gpu.subgr
 def dynamic_smem_pad(gpu_module_op, kernel_name: str) -> int:
     """Bytes added to a launch of ``kernel_name`` for :func:`dynamic_smem_alignment`."""
     align = dynamic_smem_alignment(gpu_module_op)
-    if align == 1 or "gpu.dynamic_shared_memory" not in ops_reachable(gpu_module_op,
-                                                                      kernel_name):
+    reached = ops_reachable(gpu_module_op, kernel_name)
+    if align == 1 or not reached & {"gpu.dynamic_shared_memory", "memref.get_global"}:
         return 0
     return align
 
@@ -257,4 +258,5 @@ __all__ = ["KernelHooks", "KernelInfo", "KernelModule", "hooks_of",
            "block_dim", "grid_dim", "shuffle", "combiner", "all_reduce", "subgroup_reduce",
            "subgroup_reduce_partial", "promote_printf_args", "ops_reachable", "SYNC_OPS",
            "SUBGROUP_SIZE", "SHUFFLE_MODES", "REDUCTION_KINDS", "PTR", "I1",
-           "dynamic_smem_alignment", "dynamic_smem_pad", "without_slack"]
+           "dynamic_smem_alignment", "dynamic_smem_pad", "round_up_shared",
+           "without_slack"]

@@ -231,8 +231,9 @@ class KernelModule:
 # aligned after the static shared variables (an mbarrier, say), whatever alignment
 # the `.extern .shared` declaration asks for.  So in a gpu.module that uses those
 # ops, a kernel that takes dynamic shared memory is launched with this many bytes
-# more than its launch asks for, and `gpu.dynamic_shared_memory` rounds its base up
-# inside that slack; the size the kernel sees stays the one the launch asked for.
+# more than its launch asks for, and `gpu.dynamic_shared_memory` (and a zero-sized
+# workgroup `memref.global`, which aliases the same area) rounds its base up inside
+# that slack; the size the kernel sees stays the one the launch asked for.
 ALIGNED_DYNAMIC_SMEM_OPS = ("nvgpu.tma.", "nvgpu.warpgroup.", "nvvm.cp.async.bulk",
                             "nvvm.wgmma.")
 DYNAMIC_SMEM_ALIGNMENT = 1024
@@ -245,6 +246,15 @@ def dynamic_smem_alignment(gpu_module_op) -> int:
         if op.name.startswith(ALIGNED_DYNAMIC_SMEM_OPS):
             return DYNAMIC_SMEM_ALIGNMENT
     return 1
+
+
+def round_up_shared(ctx: LoweringContext, ptr: ir.Value, align: int) -> ir.Value:
+    """``ptr`` (a shared-memory address) moved up to the next multiple of ``align``."""
+    bld = ctx.builder
+    i32 = ir.IntType(32)
+    base = bld.ptrtoint(ptr, i32)
+    bump = bld.and_(bld.sub(ir.Constant(i32, 0), base), ir.Constant(i32, align - 1))
+    return bld.gep(ptr, [bld.zext(bump, ir.IntType(64))], source_etype=ir.IntType(8))
 
 
 def without_slack(ctx: LoweringContext, size: ir.Value, align: int) -> ir.Value:

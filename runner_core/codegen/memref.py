@@ -460,14 +460,16 @@ def _declare_global(ctx: LoweringContext, op) -> None:
         # is `extern __shared__` (the block's dynamic shared memory, as upstream's
         # sm90 programs use it: every such global starts where that memory starts).
         gv.align = 16
+        align = prop(op, "alignment")
         if count == 0:
+            # 16 whatever the op asks: all CUDA guarantees for that area (see
+            # gpu_device_hooks.dynamic_smem_alignment), and LLVM must not assume more.
             gv.linkage = "external"
         else:
             gv.linkage = "internal"
             gv.initializer = ir.Constant(arr, ir.Undefined)
-        align = prop(op, "alignment")
-        if align is not None:
-            gv.align = int(align.value.data)
+            if align is not None:
+                gv.align = int(align.value.data)
         ctx.globals[name] = (gv, mtype)
         return
     if isinstance(init, b.DenseIntOrFPElementsAttr):
@@ -525,12 +527,23 @@ def _get_global(ctx, op):
         ptr_t = ir.PointerType(addrspace=space)
         aligned = FormattedConstant(ptr_t, gv.get_reference())
         dead = ir.Constant(I64, 0xDEADBEEF).inttoptr(ptr_t)
+        if gv.linkage == "external" and 0 in rtype.get_shape():
+            aligned = _dynamic_area(ctx, op, aligned)
     else:
         aligned = bld.bitcast(gv, PTR) if gv.type != PTR else gv
         dead = ir.Constant(I64, 0xDEADBEEF).inttoptr(PTR)
     sizes = [ir.Constant(I64, s) for s in rtype.get_shape()]
     strides = _row_major_strides(bld, sizes)
     ctx.set_results(op, [md.build(bld, st, dead, aligned, ir.Constant(I64, 0), sizes, strides)])
+
+
+def _dynamic_area(ctx: LoweringContext, op, ptr: ir.Value) -> ir.Value:
+    """A zero-sized workgroup global is the dynamic shared area: where the kernel aligns
+    that area itself (gpu_device_hooks.dynamic_smem_alignment), the same base."""
+    from .gpu_device_hooks import hooks_of, round_up_shared
+
+    align = hooks_of(ctx, op).dynamic_smem_align
+    return round_up_shared(ctx, ptr, align) if align > 1 else ptr
 
 
 # ------------------------------------------------------------------ atomics

@@ -119,11 +119,15 @@ REDUCE = """module attributes {gpu.container_module} {
 
 
 def test_all_reduce_in_a_kernel_is_one_round(tmp_path):
-    """One barrier on the usual path (a second only for blocks whose last warp is
-    shorter than the warp count), butterfly shuffles, one broadcast."""
+    """One barrier on each path: blocks of whole warps (straight-line, full butterflies,
+    no broadcast), the general path (partial butterflies, one broadcast), and a second
+    barrier only for blocks whose last warp is shorter than the warp count."""
     ptx = _ptx(REDUCE, "sm_90")
     body = ptx[ptx.index(".entry k("):]
-    assert body.count("bar.sync") == 2  # the one-round path + the short-warp path
+    assert body.count("bar.sync") == 3
     assert "shfl.sync.bfly.b32" in body and "shfl.sync.idx.b32" in body
+    # The whole-warps path: 5 + 5 full-warp butterfly shuffles (clamp 31, all lanes).
+    assert len(re.findall(r"shfl\.sync\.bfly\.b32\s+%r\d+\|%p\d+, %r\d+, \d+, 31, -1;",
+                          body)) >= 10
     assert ".shared .align 8 .b8 all_reduce_$_buffer[256];" in body  # two halves
     assemble(ptx, "sm_90", tmp_path)

@@ -154,11 +154,7 @@ class NVPTXHooks(gpu_device.KernelHooks):
         if align > 1:
             # The launch added `align` bytes (codegen.gpu_device.dynamic_smem_pad): round
             # the base up inside them; the kernel sees the size its launch asked for.
-            bld = ctx.builder
-            base = bld.ptrtoint(ptr, ir.IntType(32))
-            bump = bld.and_(bld.sub(ir.Constant(ir.IntType(32), 0), base),
-                            ir.Constant(ir.IntType(32), align - 1))
-            ptr = bld.gep(ptr, [bld.zext(bump, I64)], source_etype=ir.IntType(8))
+            ptr = gpu_device.round_up_shared(ctx, ptr, align)
             size = gpu_device.without_slack(ctx, size, align)
         return ptr, size
 
