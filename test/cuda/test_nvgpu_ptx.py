@@ -239,3 +239,56 @@ module attributes {gpu.container_module} {
     assert res.returncode == 0, res.stderr.decode()
     ptx = _ptx_of(res.stdout)
     assert "1008" not in ptx and "1023" not in ptx
+
+
+def test_zero_sized_workgroup_global_gets_the_same_rounded_base(tmp_path):
+    """A zero-sized workgroup memref.global aliases the dynamic area (upstream's sm90 GEMM
+    loads by TMA through gpu.dynamic_shared_memory and multiplies from such a global):
+    in a module with TMA ops both round the area's base up alike, whatever alignment the
+    global asks for, and the launch gets the slack though only the global is used."""
+    src = tmp_path / "alias.mlir"
+    src.write_text("""
+!tm = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    memref.global "private" @area : memref<0xf16, 3> {alignment = 1024 : i64}
+    gpu.func @both(%d: !tm, %out: memref<2xindex>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      nvgpu.tma.prefetch.descriptor %d : !tm
+      %g = memref.get_global @area : memref<0xf16, 3>
+      %s = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+      %pg = memref.extract_aligned_pointer_as_index %g : memref<0xf16, 3> -> index
+      %ps = memref.extract_aligned_pointer_as_index %s : memref<?xi8, #gpu.address_space<workgroup>> -> index
+      memref.store %pg, %out[%c0] : memref<2xindex>
+      memref.store %ps, %out[%c1] : memref<2xindex>
+      gpu.return
+    }
+    gpu.func @global_only(%out: memref<2xindex>) kernel {
+      %c0 = arith.constant 0 : index
+      %g = memref.get_global @area : memref<0xf16, 3>
+      %pg = memref.extract_aligned_pointer_as_index %g : memref<0xf16, 3> -> index
+      memref.store %pg, %out[%c0] : memref<2xindex>
+      gpu.return
+    }
+  }
+}
+""")
+    res = tool_main(["mlir-opt", str(src), PIPELINE], b"", dict(os.environ), os.getcwd())
+    assert res.returncode == 0, res.stderr.decode()
+    ptx = _ptx_of(res.stdout)
+    assert re.search(r"\.extern \.shared \.align 16 \.b8 area\[\];", ptx), ptx[:1500]
+    both = ptx[ptx.index(".entry both("):]
+    both = both[:both.index("\n}")]
+    assert len(re.findall(r"and\.b32\s+%r\d+, %r\d+, 1008;", both)) == 2, both
+    only = ptx[ptx.index(".entry global_only("):]
+    assert re.search(r"and\.b32\s+%r\d+, %r\d+, 1008;", only[:only.index("\n}")])
+    from xdsl.dialects import builtin
+
+    from runner_core.codegen.gpu_device import dynamic_smem_pad
+    from runner_core.ir.parse import parse_source
+
+    (gm,) = [o for o in parse_source(src.read_text(), str(src)).walk()
+             if o.name == "gpu.module"]
+    assert isinstance(gm.parent_op(), builtin.ModuleOp)
+    assert dynamic_smem_pad(gm, "both") == dynamic_smem_pad(gm, "global_only") == 1024
