@@ -201,10 +201,17 @@ SYNC_OPS = frozenset({"gpu.barrier", "gpu.shuffle", "gpu.all_reduce", "gpu.subgr
 def dynamic_smem_pad(gpu_module_op, kernel_name: str) -> int:
     """Bytes added to a launch of ``kernel_name`` for :func:`dynamic_smem_alignment`."""
     align = dynamic_smem_alignment(gpu_module_op)
-    reached = ops_reachable(gpu_module_op, kernel_name)
-    if align == 1 or not reached & {"gpu.dynamic_shared_memory", "memref.get_global"}:
+    if align == 1:
         return 0
-    return align
+    funcs, names = reachable(gpu_module_op, kernel_name)
+    if "gpu.dynamic_shared_memory" in names:
+        return align
+    for fname in funcs:
+        for op in lookup_symbol(gpu_module_op, fname).walk():
+            # A zero-sized workgroup global is the dynamic area too (codegen.memref).
+            if op.name == "memref.get_global" and 0 in op.results[0].type.get_shape():
+                return align
+    return 0
 
 
 def ops_reachable(gpu_module_op, kernel_name: str) -> set[str]:
