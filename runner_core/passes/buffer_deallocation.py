@@ -33,11 +33,16 @@ class BufferDeallocationPipeline:
     name = "buffer-deallocation-pipeline"
 
     def __init__(self, private_function_dynamic_ownership: str = "false"):
-        del private_function_dynamic_ownership  # ownership passing: no observable effect
+        # With it, MLIR 22 passes ownership out of private functions as extra i1 results
+        # instead of cloning what they return: no clone to lower, nothing else to see.
+        self.dynamic_private = private_function_dynamic_ownership.strip().lower() in (
+            "", "true", "1")
 
     def run(self, root: Operation, ctx: Context) -> None:
         for ret in [op for op in root.walk() if CLONE_ATTR in op.attributes]:
             kinds = [k.data for k in ret.attributes.pop(CLONE_ATTR).data]
+            if self.dynamic_private and _in_private_function(ret):
+                continue
             for i, kind in enumerate(kinds):
                 v = ret.operands[i]
                 if not kind or not isinstance(v.type, b.MemRefType):
@@ -56,6 +61,14 @@ class BufferDeallocationPipeline:
         new.location = anchor.location
         anchor.parent_block().insert_op_before(new, anchor)
         return new.results[0]
+
+
+def _in_private_function(op: Operation) -> bool:
+    fn = op.parent_op()
+    while fn is not None and fn.name != "func.func":
+        fn = fn.parent_op()
+    vis = fn.properties.get("sym_visibility") if fn is not None else None
+    return vis is not None and vis.data == "private"
 
 
 REGISTRATION = {"name": "buffer-deallocation-pipeline", "factory": BufferDeallocationPipeline,

@@ -185,6 +185,30 @@ def test_dealloc_pipeline_clones_what_a_function_does_not_own(tmp_path):
         assert "bufferization.clone" in r_inplace and "bufferization.clone" not in r_owned
 
 
+@pytest.mark.parametrize("option", ["private-function-dynamic-ownership",
+                                    "private-function-dynamic-ownership=true"])
+def test_dynamic_ownership_of_private_functions_needs_no_clone(tmp_path, option):
+    """With private-function-dynamic-ownership, LLVM 22 passes ownership out of a private
+    function (extra i1 results) instead of cloning what it returns; public functions
+    still clone.  (Upstream's Tensor/cast-runtime-verification relies on it: no
+    convert-bufferization-to-memref in its RUN line.)"""
+    text = RETURNS.replace("func.func @owned", "func.func private @owned_p") + \
+        RETURNS.replace("func.func @inplace", "func.func private @inplace_p").split(
+            "func.func @owned")[0]
+    args = ["-one-shot-bufferize=bufferize-function-boundaries",
+            f"-buffer-deallocation-pipeline={option}"]
+    out = _opt(args, text, tmp_path)
+    public, private = out.split("func.func private @owned_p")
+    assert "bufferization.clone" in public          # @inplace, public: cloned
+    assert "bufferization.clone" not in private     # @inplace_p, private: ownership passed
+    if REAL:
+        real = subprocess.run([REAL, *args, "-"], input=text.encode(), capture_output=True,
+                              check=True).stdout.decode()
+        r_public, r_private = real.split("func.func private @owned_p")
+        assert "bufferization.clone" in r_public
+        assert "bufferization.clone" not in r_private
+
+
 # ---- tensor slices, generate, pad (issue 12): program output against LLVM 22's tools.
 REAL_RUNNER = shutil.which("mlir-runner", path="/usr/lib/llvm-22/bin")
 _LIBS = "/usr/lib/llvm-22/lib/libmlir_c_runner_utils.so,/usr/lib/llvm-22/lib/libmlir_runner_utils.so"
