@@ -39,6 +39,15 @@ class BufferDeallocationPipeline:
             "", "true", "1")
 
     def run(self, root: Operation, ctx: Context) -> None:
+        self._clone_returns(root, ctx)
+        # The pipeline canonicalizes: what bufferization left unused (a memref.subview of
+        # an extract_slice nobody reads, say) is gone, and mlir-runner never meets it.
+        from xdsl.transforms.dead_code_elimination import region_dce
+
+        for region in root.regions:
+            region_dce(region)
+
+    def _clone_returns(self, root: Operation, ctx: Context) -> None:
         for ret in [op for op in root.walk() if CLONE_ATTR in op.attributes]:
             kinds = [k.data for k in ret.attributes.pop(CLONE_ATTR).data]
             if self.dynamic_private and _in_private_function(ret):

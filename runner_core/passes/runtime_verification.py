@@ -13,7 +13,7 @@ The op is printed with the names of the module as it was before the pass
 Checks implemented: out-of-bounds indices of ``memref.load``/``store``/
 ``atomic_rmw``; ``memref.assume_alignment``; ``memref.cast`` between ranked
 memrefs (static sizes, offset, strides of the result); linalg structured ops
-and ``tensor.dim``/``cast``/``extract``/``insert`` (:mod:`.runtime_verification_linalg`).
+and ``tensor.dim``/``cast``/``extract``/``insert``/``extract_slice`` (:mod:`.runtime_verification_linalg`).
 Other ops LLVM 22 verifies (subview, dim, copy, reinterpret_cast,
 expand_shape, other tensor ops) are an unsupported error naming the op (LLVM 22
 checks no allocation, dynamic sizes included):
@@ -33,7 +33,7 @@ from runner_core.passes import runtime_verification_linalg as lv
 
 _INDEX = b.IndexType()
 _I1 = b.IntegerType(1)
-_CMP = {"eq": 0, "slt": 2, "sge": 5}
+_CMP = {"eq": 0, "slt": 2, "sle": 3, "sgt": 4, "sge": 5}
 _ACCESSES = {"memref.load": "memref", "memref.store": "memref", "memref.atomic_rmw": "memref"}
 _NOT_DONE = ("memref.dim", "memref.subview", "memref.expand_shape", "memref.collapse_shape",
              "memref.reinterpret_cast", "memref.copy", "memref.generic_atomic_rmw")
@@ -119,6 +119,8 @@ class GenerateRuntimeVerificationPass:
                 lv.check_tensor_cast(bld, op, lambda what, m=message: _say(m, what))
             elif op.name in ("tensor.extract", "tensor.insert"):
                 lv.check_tensor_access(bld, op, lambda what, m=message: _say(m, what))
+            elif op.name == "tensor.extract_slice":
+                lv.check_tensor_extract_slice(bld, op, lambda what, m=message: _say(m, what))
             elif op.name in _ACCESSES:
                 _check_access(bld, op, message)
             elif op.name == "memref.assume_alignment":

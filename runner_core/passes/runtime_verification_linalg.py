@@ -36,7 +36,7 @@ _INDEX = b.IndexType()
 UNCHECKED_TENSOR_OPS = frozenset({"tensor.empty", "tensor.splat", "tensor.from_elements",
                                   "tensor.rank", "tensor.yield", "tensor.generate"})
 CHECKED_TENSOR_OPS = frozenset({"tensor.dim", "tensor.cast", "tensor.extract",
-                                "tensor.insert"})
+                                "tensor.insert", "tensor.extract_slice"})
 _NOT_STRUCTURED = frozenset({"linalg.yield", "linalg.index"})
 
 
@@ -246,3 +246,53 @@ def check_tensor_access(bld, op: Operation, message) -> None:
         cond = ok if cond is None else bld.and_(cond, ok)
     if cond is not None:
         bld.assert_(cond, message("out-of-bounds access"))
+
+
+_KDYN = -(1 << 63)
+
+
+def _mixed(bld, op: Operation, which: str) -> list[SSAValue]:
+    """The op's offsets, sizes or strides as index values (constants for static ones)."""
+    dynamic = iter(getattr(op, which))
+    return [next(dynamic) if v == _KDYN else bld.index(v)
+            for v in op.properties[f"static_{which}"].get_values()]
+
+
+def _select_i1(bld, cond: SSAValue, then_fn, else_fn) -> SSAValue:
+    """``scf.if %cond -> (i1)`` whose branches yield what ``then_fn``/``else_fn`` build."""
+    blocks = (Block(), Block())
+    if_op = bld.op("scf.if", [cond], [b.i1], regions=[Region(blocks[0]), Region(blocks[1])])
+    for blk, fn in zip(blocks, (then_fn, else_fn), strict=True):
+        v = fn(bld.inside(blk))
+        blk.add_op(bld.ctx.get_op("scf.yield").create(operands=[v]))
+    return if_op.results[0]
+
+
+def check_tensor_extract_slice(bld, op: Operation, message) -> None:
+    """LLVM 22's checks, dimension by dimension: the offset within the source (up to its
+    size inclusive when the slice is empty there), then the last element read
+    (offset + (size - 1) * stride), only where the size is positive."""
+    src = op.operands[0]
+    zero, one = bld.index(0), bld.index(1)
+    offsets, sizes, strides = (_mixed(bld, op, k) for k in ("offsets", "sizes", "strides"))
+    for i in range(len(src.type.get_shape())):
+        off, size, stride = offsets[i], sizes[i], strides[i]
+        dim = _dim(bld, src, i)
+
+        def within(ib, v, upper_pred, upper=dim):
+            return ib.and_(ib.cmp("sge", v, zero), ib.cmp(upper_pred, v, upper))
+
+        ok = _select_i1(bld, bld.cmp("eq", size, zero),
+                        lambda ib, off=off: within(ib, off, "sle"),
+                        lambda ib, off=off: within(ib, off, "slt"))
+        bld.assert_(ok, message(f"offset {i} is out-of-bounds"))
+
+        def last_in_bounds(ib, off=off, size=size, stride=stride, within=within):
+            below = ib.op("arith.subi", [size, one], [_INDEX]).results[0]
+            span = ib.op("arith.muli", [below, stride], [_INDEX]).results[0]
+            return within(ib, ib.op("arith.addi", [off, span], [_INDEX]).results[0], "slt")
+
+        ok = _select_i1(bld, bld.cmp("sgt", size, zero), last_in_bounds,
+                        lambda ib: ib.op("arith.constant", [], [b.i1],
+                                         {"value": b.IntegerAttr(1, b.i1)}).results[0])
+        bld.assert_(ok, message(f"extract_slice runs out-of-bounds along dimension {i}"))

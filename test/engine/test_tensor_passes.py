@@ -420,3 +420,54 @@ func.func @main() {{
         assert _no_addresses(_embedded_output(text, tmp_path)) == _no_addresses(_real_output(text))
     else:
         assert "Traceback" not in r.stderr.decode()
+
+
+# ---- tensor.extract_slice run-time checks (LLVM 22's, messages byte for byte).
+_SLICE_CALLS = [(0, 4, 1), (5, 5, 1), (-1, 1, 1), (0, 3, 2), (4, 0, 1), (5, 0, 1), (1, 2, 3),
+                (3, 1, 0)]
+
+
+def _slice_messages(off: int, size: int, stride: int, dim: int = 4) -> list[str]:
+    """The model: the offset may equal the size of an empty slice; the last element read
+    is checked only where the slice is not empty."""
+    out = []
+    if not (0 <= off <= dim if size == 0 else 0 <= off < dim):
+        out.append("offset 0 is out-of-bounds")
+    if size > 0 and not 0 <= off + (size - 1) * stride < dim:
+        out.append("extract_slice runs out-of-bounds along dimension 0")
+    return out
+
+
+def test_extract_slice_runtime_checks(tmp_path):
+    from runner_core import cli
+
+    calls = "\n".join(
+        f"  %o{k} = arith.constant {o} : index\n  %s{k} = arith.constant {s} : index\n"
+        f"  %t{k} = arith.constant {t} : index\n"
+        f"  func.call @slice(%d, %o{k}, %s{k}, %t{k}) : (tensor<?xf32>, index, index, index) -> ()"
+        for k, (o, s, t) in enumerate(_SLICE_CALLS))
+    text = f"""
+func.func @slice(%t: tensor<?xf32>, %o: index, %s: index, %st: index) {{
+  %x = tensor.extract_slice %t[%o] [%s] [%st] : tensor<?xf32> to tensor<?xf32>
+  return
+}}
+func.func @main() {{
+  %e = tensor.empty() : tensor<4xf32>
+  %d = tensor.cast %e : tensor<4xf32> to tensor<?xf32>
+{calls}
+  return
+}}
+"""
+    lowered = _opt(["-generate-runtime-verification",
+                    "-one-shot-bufferize=bufferize-function-boundaries",
+                    "-buffer-deallocation-pipeline=private-function-dynamic-ownership",
+                    "-test-cf-assert", "-convert-scf-to-cf", "-convert-to-llvm"], text, tmp_path)
+    res = cli.tool_main(["mlir-runner", "-e", "main", "-entry-point-result=void"],
+                        lowered.encode(), {}, str(tmp_path))
+    assert res.returncode == 0, res.stderr.decode()
+    # -test-cf-assert prints with puts: stdout, as with mlir-opt 22 and mlir-runner 22.
+    out = res.stdout.decode()
+    got = [line[2:] for line in out.splitlines() if line.startswith("^ ")]
+    assert got == [m for o, s, t in _SLICE_CALLS for m in _slice_messages(o, s, t)]
+    assert ("%extracted_slice = tensor.extract_slice %arg0[%arg1] [%arg2] [%arg3] : "
+            "tensor<?xf32> to tensor<?xf32>") in out
