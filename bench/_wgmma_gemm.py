@@ -47,6 +47,69 @@ def prepare() -> str:
     return LOWERED
 
 
+OURS = os.path.join(WORK, SOURCE.replace(".mlir", ".ours.mlir"))
+
+
+def prepare_ours() -> str:
+    """The same file through the EMBEDDED mlir-opt (our own kernel compile, the gpu.binary
+    holding our PTX; no LLVM 22 needed)."""
+    import sys
+
+    sys.path.insert(0, os.path.dirname(HERE))
+    from runner_core.opt import tool_main
+
+    res = tool_main(["mlir-opt", os.path.join(UPSTREAM, SOURCE), "-convert-linalg-to-loops",
+                     PIPELINE], b"", dict(os.environ), os.getcwd())
+    if res.returncode != 0:
+        raise RuntimeError(res.stderr.decode())
+    os.makedirs(WORK, exist_ok=True)
+    with open(OURS, "wb") as fh:
+        fh.write(res.stdout)
+    return OURS
+
+
+_SWIZZLE = {"none": 0, "swizzle_32b": 1, "swizzle_64b": 2, "swizzle_128b": 3}
+
+
+def parse_ours(text: str) -> dict:
+    """``parse_lowered``'s recipe from the embedded mlir-opt's output: the launch is still
+    a ``gpu.launch_func`` with memref and tensor-map arguments, the dynamic size an
+    ``arith.addi`` of constants (the alignment slack included)."""
+    asm = re.search(r'assembly = "((?:[^"\\]|\\.)*)"', text)
+    if asm is None:
+        raise RuntimeError("no PTX in the gpu.binary of the embedded output")
+    consts = {m.group(1): int(m.group(2)) for m in re.finditer(
+        r"(%\w+) = arith\.constant (-?\d+) : (?:index|i\d+)\n", text)}
+    for m in re.finditer(r"(%\w+) = arith\.addi (%\w+), (%\w+) : i32", text):
+        if m.group(2) in consts and m.group(3) in consts:
+            consts[m.group(1)] = consts[m.group(2)] + consts[m.group(3)]
+    allocs = [m.group(1) for m in re.finditer(r"(%\w+), %\w+ = gpu\.alloc", text)]
+    casts = {m.group(1): m.group(2) for m in re.finditer(
+        r"(%\w+) = memref\.cast (%\w+) :", text)}
+    maps = []
+    for m in re.finditer(r"(%\w+) = nvgpu\.tma\.create\.descriptor (%\w+) box\[[^]]*\] : "
+                         r"[^>]*> -> <tensor = memref<(\d+)x(\d+)xf16, 3>, swizzle = (\w+)",
+                         text):
+        source = casts.get(m.group(2), m.group(2))
+        maps.append({"name": m.group(1), "rank": 2, "dtype": 6, "interleave": 0,
+                     "swizzle": _SWIZZLE[m.group(5)], "l2": 0, "oob": 0,
+                     "box": [int(m.group(3)), int(m.group(4))],
+                     "alloc": allocs.index(source)})
+    launch = re.search(r"gpu\.launch_func\s+@\w+::@(\w+) blocks in \(([^)]*)\) threads in "
+                       r"\(([^)]*)\)\s+dynamic_shared_memory_size (%\w+) args\((.*)\)\n", text)
+    if launch is None:
+        raise RuntimeError("no gpu.launch_func with dynamic shared memory in the output")
+    args = []
+    for item in re.split(r", (?=%)", launch.group(5)):
+        name, ty = (x.strip() for x in item.split(":", 1))
+        args.append((name, ty))
+    return {"ptx": _unescape(asm.group(1)), "kernel": launch.group(1),
+            "grid": [consts[x.strip()] for x in launch.group(2).split(",")],
+            "block": [consts[x.strip()] for x in launch.group(3).split(",")],
+            "smem": consts[launch.group(4)], "args": args, "consts": consts,
+            "allocs": allocs, "maps": maps}
+
+
 def _lowered_text() -> str | None:
     if not os.path.exists(LOWERED) and os.path.exists(MLIR_OPT) and \
             os.path.exists(os.path.join(UPSTREAM, SOURCE)):
@@ -167,11 +230,18 @@ def _encode_map(libcuda, m: dict, ptr: int, shape: tuple[int, int], elem: int) -
     return dev
 
 
-def bench(lines: list[str], time_pair) -> dict:
-    """Time the wgmma kernel and cublasGemmEx; appends table rows to ``lines``."""
+def bench(lines: list[str], time_pair, which: str = "llvm22") -> dict:
+    """Time the wgmma kernel (``llvm22``: real mlir-opt's lowering; ``ours``: the embedded
+    compile) and cublasGemmEx; appends table rows to ``lines``."""
     from runner_core.backends.cuda import driver as cuda
 
-    text = _lowered_text()
+    if which == "ours":
+        text = open(OURS).read() if os.path.exists(OURS) else None
+        if text is None and os.path.exists(os.path.join(UPSTREAM, SOURCE)):
+            with open(prepare_ours()) as fh:
+                text = fh.read()
+    else:
+        text = _lowered_text()
     if text is None:
         lines.append(f"SKIP wgmma GEMM: {LOWERED} missing and no mlir-opt 22 here to make "
                      f"it (run `python bench/gpu_kernels.py --prepare-wgmma` where LLVM 22 "
@@ -181,7 +251,7 @@ def bench(lines: list[str], time_pair) -> dict:
     if info.arch not in ("sm_90", "sm_90a"):
         lines.append(f"SKIP wgmma GEMM: needs sm_90a (this device is {info.arch})")
         return {}
-    p = parse_lowered(text)
+    p = parse_ours(text) if which == "ours" else parse_lowered(text)
     d = cuda.driver()
     libcuda = ctypes.CDLL("libcuda.so.1")
     cubin = cuda.link_cubin(p["ptx"], "wgmma_gemm")
@@ -197,11 +267,20 @@ def bench(lines: list[str], time_pair) -> dict:
         cuda.check(d.cuMemcpyHtoD(d.CUdeviceptr(ptr), arr.ctypes.data, arr.nbytes), "HtoD")
         bufs.append(ptr)
     alloc_ptr = dict(zip(p["allocs"], bufs, strict=False))
-    maps = {mm["name"]: _encode_map(libcuda, mm, bufs[i], (M, K) if i == 0 else (K, N), 2)
+    maps = {mm["name"]: _encode_map(libcuda, mm, bufs[mm.get("alloc", i)],
+                                    (M, K) if mm.get("alloc", i) == 0 else (K, N), 2)
             for i, mm in enumerate(p["maps"])}
     holders = []
     for name, ty in p["args"]:
-        if ty == "!llvm.ptr":
+        if ty.startswith("!nvgpu.tensormap.descriptor"):  # ours: a pointer to the map
+            holders.append(ctypes.c_uint64(maps[name]))
+        elif ty.startswith("memref<"):  # ours: the descriptor's fields, row-major
+            shape = [int(x) for x in re.findall(r"(\d+)x", ty)]
+            ptr = alloc_ptr[name]
+            strides = [int(np.prod(shape[i + 1:])) for i in range(len(shape))]
+            holders += [ctypes.c_uint64(ptr), ctypes.c_uint64(ptr), ctypes.c_int64(0),
+                        *map(ctypes.c_int64, shape), *map(ctypes.c_int64, strides)]
+        elif ty == "!llvm.ptr":
             v = maps.get(name, alloc_ptr.get(name))
             if v is None:
                 raise RuntimeError(f"kernel argument {name} is a pointer of unknown origin")
@@ -257,7 +336,8 @@ def bench(lines: list[str], time_pair) -> dict:
     t = time_pair({"wgmma": launch_wgmma, "cublas": launch_cublas}, stream, what="gemm")
     flops = 2.0 * M * N * K
     ratio = t["cublas"] / t["wgmma"]
-    lines.append(f"| wgmma GEMM 128x128x128 f16->f32 (upstream sm90, real mlir-opt 22, 1 CTA) | "
+    who = "our compile" if which == "ours" else "real mlir-opt 22"
+    lines.append(f"| wgmma GEMM 128x128x128 f16->f32 (upstream sm90, {who}, 1 CTA) | "
                  f"{t['wgmma'] * 1e3:.2f} us, {flops / t['wgmma'] / 1e9:.2f} TFLOP/s | "
                  f"cuBLAS GemmEx {t['cublas'] * 1e3:.2f} us, "
                  f"{flops / t['cublas'] / 1e9:.2f} TFLOP/s | {ratio:.3f} |")
@@ -267,4 +347,6 @@ def bench(lines: list[str], time_pair) -> dict:
         d.cuMemFree(d.CUdeviceptr(ptr))
     d.cuStreamDestroy(stream)
     cuda.unload_module(mod)
-    return {"wgmma_ratio": ratio, "wgmma_us": t["wgmma"] * 1e3, "cublas_us": t["cublas"] * 1e3}
+    key = "wgmma_ours" if which == "ours" else "wgmma"
+    return {f"{key}_ratio": ratio, f"{key}_us": t["wgmma"] * 1e3,
+            "cublas_us": t["cublas"] * 1e3}

@@ -57,7 +57,7 @@ except Exception as err:
 run = sys.argv[2]
 for key, goal in (("reduction_ratio", 0.95), ("elementwise_ratio", 0.9),
                   ("transpose_ratio", None), ("reduction_allsum_ratio", None),
-                  ("wgmma_ratio", None)):
+                  ("wgmma_ratio", None), ("wgmma_ours_ratio", None)):
     if key not in r:
         print(f"FAIL run {run} {key}: not measured" if goal else f"INFO run {run} {key}: "
               f"not measured")
@@ -67,7 +67,7 @@ for key, goal in (("reduction_ratio", 0.95), ("elementwise_ratio", 0.9),
     else:
         verdict = "PASS" if r[key] >= goal else "FAIL"
         print(f"{verdict} run {run} {key} = {r[key]:.3f} (goal >= {goal})")
-for key in ("wgmma_us", "cublas_us"):
+for key in ("wgmma_us", "wgmma_ours_us", "cublas_us"):
     if key in r:
         print(f"INFO run {run} {key} = {r[key]:.2f}")
 PYEOF
