@@ -69,6 +69,7 @@ from runner_core.ir.dialects._syntax import (
     print_operands,
     resolve_operands,
 )
+from runner_core.ir.dialects.llvm_constant import ConstantOp
 
 # -- attributes ---------------------------------------------------------------------
 
@@ -774,7 +775,7 @@ INTRINSICS: dict[str, type[Operation]] = {
 
 # -- the dialect ---------------------------------------------------------------------------
 
-_ADDED: list[type[Operation]] = [GEPOp, SelectOp, FCmpOp, PoisonOp, ExtractElementOp, FreezeOp, UIToFPOp, FPToSIOp,
+_ADDED: list[type[Operation]] = [ConstantOp, GEPOp, SelectOp, FCmpOp, PoisonOp, ExtractElementOp, FreezeOp, UIToFPOp, FPToSIOp,
                                  FPToUIOp, AtomicRMWOp, CmpXchgOp, FenceOp, SwitchOp,
                                  *INTRINSICS.values()]
 _ADDED_NAMES = {op.name for op in _ADDED}
