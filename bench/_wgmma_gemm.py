@@ -71,6 +71,21 @@ def prepare_ours() -> str:
 _SWIZZLE = {"none": 0, "swizzle_32b": 1, "swizzle_64b": 2, "swizzle_128b": 3}
 
 
+def _recipe(asm, launch, consts: dict, allocs: list, maps: list) -> dict:
+    """The launch recipe both parsers return: PTX, kernel, shape, arguments, buffers, maps."""
+    if launch is None:
+        raise RuntimeError("no gpu.launch_func with dynamic shared memory in the program")
+    args = []
+    for item in re.split(r",\s*(?=%)", launch.group(5).strip()):
+        name, ty = (x.strip() for x in item.split(":", 1))
+        args.append((name, ty))
+    return {"ptx": _unescape(asm.group(1)), "kernel": launch.group(1),
+            "grid": [consts[x.strip()] for x in launch.group(2).split(",")],
+            "block": [consts[x.strip()] for x in launch.group(3).split(",")],
+            "smem": consts[launch.group(4)], "args": args, "consts": consts,
+            "allocs": allocs, "maps": maps}
+
+
 def parse_ours(text: str) -> dict:
     """``parse_lowered``'s recipe from the embedded mlir-opt's output: the launch is still
     a ``gpu.launch_func`` with memref and tensor-map arguments, the dynamic size an
@@ -97,17 +112,7 @@ def parse_ours(text: str) -> dict:
                      "alloc": allocs.index(source)})
     launch = re.search(r"gpu\.launch_func\s+@\w+::@(\w+) blocks in \(([^)]*)\) threads in "
                        r"\(([^)]*)\)\s+dynamic_shared_memory_size (%\w+) args\((.*)\)\n", text)
-    if launch is None:
-        raise RuntimeError("no gpu.launch_func with dynamic shared memory in the output")
-    args = []
-    for item in re.split(r", (?=%)", launch.group(5)):
-        name, ty = (x.strip() for x in item.split(":", 1))
-        args.append((name, ty))
-    return {"ptx": _unescape(asm.group(1)), "kernel": launch.group(1),
-            "grid": [consts[x.strip()] for x in launch.group(2).split(",")],
-            "block": [consts[x.strip()] for x in launch.group(3).split(",")],
-            "smem": consts[launch.group(4)], "args": args, "consts": consts,
-            "allocs": allocs, "maps": maps}
+    return _recipe(asm, launch, consts, allocs, maps)
 
 
 def _lowered_text() -> str | None:
@@ -155,17 +160,7 @@ def parse_lowered(text: str) -> dict:
     launch = re.search(r"gpu\.launch_func\s+@\w+::@(\w+) blocks in \(([^)]*)\) threads in "
                        r"\(([^)]*)\)[^\n]*?dynamic_shared_memory_size (%\w+) args\(([^)]*)\)",
                        text)
-    if launch is None:
-        raise RuntimeError("no gpu.launch_func with dynamic shared memory in the lowered host code")
-    args = []
-    for item in launch.group(5).split(","):
-        name, ty = (x.strip() for x in item.split(":"))
-        args.append((name, ty))
-    return {"ptx": _unescape(asm.group(1)), "kernel": launch.group(1),
-            "grid": [consts[x.strip()] for x in launch.group(2).split(",")],
-            "block": [consts[x.strip()] for x in launch.group(3).split(",")],
-            "smem": consts[launch.group(4)], "args": args, "consts": consts,
-            "allocs": allocs, "maps": maps}
+    return _recipe(asm, launch, consts, allocs, maps)
 
 
 def _inputs() -> tuple[np.ndarray, np.ndarray]:
