@@ -263,6 +263,12 @@ class _LocatingParser(Parser):
                 r"loc\(\s*unknown\s*\)\s*$", self.source.text[name_at:self.pos]):
             loc = self.source.location(name_at)
             op.location = FileLineColLoc(self._file_attr, IntAttr(loc.line), IntAttr(loc.column))
+        if op.name == "scf.index_switch" and not op.result_types and \
+                not op.default_region.blocks:
+            # `default {}`: its scf.yield is implicit (MLIR's SingleBlockImplicitTerminator).
+            from xdsl.dialects.scf import YieldOp
+
+            op.default_region.add_block(Block([YieldOp()]))
         return op
 
 

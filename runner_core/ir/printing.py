@@ -39,6 +39,8 @@ class MlirPrinter(Printer):
         self._rename: tuple[str, str] | None = None
         self._named = False
         self._in_llvm_type = False
+        # `default` regions of scf.index_switch: an operand-less scf.yield is implicit there.
+        self._switch_defaults: set[int] = set()
 
     def print_op(self, op: Operation) -> None:
         if not self._named:  # the outermost op: name every value as mlir-opt would
@@ -51,11 +53,43 @@ class MlirPrinter(Printer):
         if not self.print_generic_format and dialect == default and short:
             self._rename = (op.name, short)
         self._default_dialects.append(_DEFAULT_DIALECT_OF_REGIONS.get(op.name, ""))
+        start = 0
+        if op.name == "scf.index_switch":
+            start = self.stream.tell()
+            self._switch_defaults.add(id(op.default_region))
         try:
             super().print_op(op)
         finally:
             self._default_dialects.pop()
             self._rename = None
+        if not self.print_generic_format:
+            self._trailing_space(op, start)
+
+    def print_region(self, region, print_entry_block_args: bool = True,
+                     print_empty_block: bool = True, print_block_terminators: bool = True,
+                     ) -> None:
+        if id(region) in self._switch_defaults and region.blocks:
+            last = region.blocks.last.last_op
+            if last is not None and last.name == "scf.yield" and not last.operands:
+                print_block_terminators = False
+        super().print_region(region, print_entry_block_args, print_empty_block,
+                             print_block_terminators)
+
+    def _trailing_space(self, op: Operation, start: int) -> None:
+        """The space mlir-opt 22 leaves at the end of some ops' first line (their
+        assembly formats end in an optional group or directive that printed nothing):
+        `llvm.insertvalue`/`extractvalue`, an operand-less `scf.reduce`, and the
+        `scf.index_switch` line before its cases."""
+        if op.name in ("llvm.insertvalue", "llvm.extractvalue") or (
+                op.name == "scf.reduce" and not op.operands):
+            self.print_string(" ")
+        elif op.name == "scf.index_switch":
+            text = self.stream.getvalue()
+            line_end = text.find("\n", start)
+            if line_end >= 0:
+                self.stream.seek(line_end)
+                self.stream.truncate()
+                self.stream.write(" " + text[line_end:])
 
     def print_attribute(self, attribute: Attribute) -> None:
         # Inside an LLVM dialect type, the LLVM types it holds drop their `!llvm.`

@@ -19,9 +19,10 @@ from xdsl.printer import Printer
 
 def print_attr_dict(printer: Printer, attrs: Mapping[str, Attribute],
                     exclude: Iterable[str] = (), keyword: bool = False) -> None:
-    """Print ` {a = 1}` (or ` attributes {...}`), nothing when empty, like MLIR."""
-    printer.print_op_attributes(attrs, reserved_attr_names=tuple(exclude),
-                                print_keyword=keyword)
+    """Print ` {a = 1}` (or ` attributes {...}`), nothing when empty, like MLIR: in
+    name order, as MLIR's dictionary attributes hold them (`{columns = .., rows = ..}`)."""
+    printer.print_op_attributes(dict(sorted(attrs.items())),
+                                reserved_attr_names=tuple(exclude), print_keyword=keyword)
 
 
 def shapes_compatible(a: Sequence[int], b: Sequence[int]) -> bool:
