@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import io
 
-from xdsl.dialects.builtin import BuiltinAttribute
+from xdsl.dialects.builtin import AffineMapAttr, BuiltinAttribute
 from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, TypeAttribute
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator
 
+from runner_core.ir.affine_text import affine_map_text
 from runner_core.ir.floats import SEMANTICS, mlir_float_text
 from runner_core.ir.naming import assign_names
 
@@ -41,8 +42,16 @@ class MlirPrinter(Printer):
         self._in_llvm_type = False
         # `default` regions of scf.index_switch: an operand-less scf.yield is implicit there.
         self._switch_defaults: set[int] = set()
+        # Affine maps of a printed module: their `#map`, `#map1`, ... aliases (MLIR's
+        # AliasInitializer: in the order a first printing meets them); `_seen` collects
+        # them during that first printing.
+        self._apply_operands = False
+        self._map_alias: dict[AffineMapAttr, str] = {}
+        self._seen: list[AffineMapAttr] | None = None
 
     def print_op(self, op: Operation) -> None:
+        if not self._named and self._seen is None and op.name == "builtin.module":
+            self._print_map_aliases(op)
         if not self._named:  # the outermost op: name every value as mlir-opt would
             self._named = True
             values, blocks = assign_names(op, generic=self.print_generic_format)
@@ -52,6 +61,7 @@ class MlirPrinter(Printer):
         dialect, _, short = op.name.partition(".")
         if not self.print_generic_format and dialect == default and short:
             self._rename = (op.name, short)
+        self._apply_operands = op.name == "affine.apply" and not self.print_generic_format
         self._default_dialects.append(_DEFAULT_DIALECT_OF_REGIONS.get(op.name, ""))
         start = 0
         if op.name == "scf.index_switch":
@@ -91,7 +101,22 @@ class MlirPrinter(Printer):
                 self.stream.truncate()
                 self.stream.write(" " + text[line_end:])
 
+    def _print_map_aliases(self, module: Operation) -> None:
+        """`#map = affine_map<...>` lines before the module, as mlir-opt prints them."""
+        probe = MlirPrinter(stream=io.StringIO(), print_generic_format=self.print_generic_format)
+        probe._seen = []
+        probe.print_op(module)
+        for i, m in enumerate(probe._seen):
+            self._map_alias[m] = f"#map{i or ''}"
+            self.print_string(f"{self._map_alias[m]} = {affine_map_text(m.data)}\n")
+
     def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, AffineMapAttr):
+            if self._seen is not None and attribute not in self._seen:
+                self._seen.append(attribute)
+            alias = self._map_alias.get(attribute)
+            self.print_string(alias if alias else affine_map_text(attribute.data))
+            return
         # Inside an LLVM dialect type, the LLVM types it holds drop their `!llvm.`
         # (`!llvm.struct<(ptr, array<2 x i64>)>`), as MLIR's LLVM type printer does.
         if (isinstance(attribute, TypeAttribute) and isinstance(attribute, ParametrizedAttribute)
@@ -179,6 +204,9 @@ class MlirPrinter(Printer):
         if self._rename is not None and text == self._rename[0]:
             text = self._rename[1]
             self._rename = None
+        elif self._apply_operands and text == " (":
+            text = "("  # `affine.apply #map(%x)`: xDSL's printer puts a space there
+            self._apply_operands = False
         super().print_string(text, *args, **kwargs)
 
 

@@ -23,13 +23,12 @@ from __future__ import annotations
 from xdsl.dialects import builtin as b
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
-    AffineBinaryOpExpr,
-    AffineBinaryOpKind,
     AffineConstantExpr,
     AffineDimExpr,
     AffineMap,
-    AffineSymExpr,
 )
+
+from runner_core.ir.affine_text import affine_map_text
 
 _INDEX = b.IndexType()
 # Ops of the tensor dialect with no run-time checks in LLVM 22.
@@ -45,48 +44,6 @@ def is_structured(op: Operation) -> bool:
 
 
 # ------------------------------------------------------------------ printing
-def affine_expr_text(e, strong: bool = False) -> str:
-    """MLIR's AffineExpr printer: `-d0 + 3`, `d0 * 3 + d2`, parentheses where binding."""
-    if isinstance(e, AffineDimExpr):
-        return f"d{e.position}"
-    if isinstance(e, AffineSymExpr):
-        return f"s{e.position}"
-    if isinstance(e, AffineConstantExpr):
-        return str(e.value)
-    assert isinstance(e, AffineBinaryOpExpr)
-    lhs, rhs, kind = e.lhs, e.rhs, e.kind
-    if kind is AffineBinaryOpKind.Add:
-        body = _add_text(lhs, rhs)
-    else:
-        if kind is AffineBinaryOpKind.Mul and isinstance(rhs, AffineConstantExpr) and \
-                rhs.value == -1:
-            body = "-" + affine_expr_text(lhs, True)
-        else:
-            spell = {AffineBinaryOpKind.Mul: " * ", AffineBinaryOpKind.FloorDiv: " floordiv ",
-                     AffineBinaryOpKind.CeilDiv: " ceildiv ",
-                     AffineBinaryOpKind.Mod: " mod "}[kind]
-            body = affine_expr_text(lhs, True) + spell + affine_expr_text(rhs, True)
-    return f"({body})" if strong else body
-
-
-def _add_text(lhs, rhs) -> str:
-    left = affine_expr_text(lhs)
-    if isinstance(rhs, AffineBinaryOpExpr) and rhs.kind is AffineBinaryOpKind.Mul and \
-            isinstance(rhs.rhs, AffineConstantExpr) and rhs.rhs.value < 0:
-        c = rhs.rhs.value
-        tail = "" if c == -1 else f" * {-c}"
-        return f"{left} - {affine_expr_text(rhs.lhs, True)}{tail}"
-    if isinstance(rhs, AffineConstantExpr) and rhs.value < 0:
-        return f"{left} - {-rhs.value}"
-    return f"{left} + {affine_expr_text(rhs)}"
-
-
-def affine_map_text(m: AffineMap) -> str:
-    dims = ", ".join(f"d{i}" for i in range(m.num_dims))
-    syms = f"[{', '.join(f's{i}' for i in range(m.num_symbols))}]" if m.num_symbols else ""
-    return f"affine_map<({dims}){syms} -> ({', '.join(affine_expr_text(r) for r in m.results)})>"
-
-
 def op_text(op: Operation, names, blocks) -> str:
     """The op as it appears in LLVM 22's message (region elided for linalg.generic)."""
     from runner_core.ir.printing import print_op_with_names

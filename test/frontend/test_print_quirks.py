@@ -85,3 +85,56 @@ def test_the_expected_text_is_mlir_opt_22s():
     real = subprocess.run([MLIR_OPT], input=SOURCE.encode(), capture_output=True,
                           check=True).stdout.decode()
     assert real.rstrip("\n") == EXPECTED.rstrip("\n")
+
+
+MAPS = """\
+#a = affine_map<(d0) -> (d0 + 3)>
+#b = affine_map<(d0)[s0] -> (d0 * 2 - s0)>
+#c = affine_map<(d0, d1) -> (d1, d0)>
+#d = affine_map<(d0, d1) -> (d0, d1)>
+func.func @f(%m: memref<4x4xf32>, %x: index) -> index {
+  %0 = affine.apply #b(%x)[%x]
+  %1 = affine.apply #a(%0)
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %2 = vector.transfer_read %m[%c0, %c0], %cst {permutation_map = #c} : memref<4x4xf32>, vector<4x4xf32>
+  linalg.generic {indexing_maps = [#d, #c], iterator_types = ["parallel", "parallel"]} ins(%m : memref<4x4xf32>) outs(%m : memref<4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  return %1 : index
+}
+"""
+
+MAPS_PRINTED = """\
+#map = affine_map<(d0)[s0] -> (d0 * 2 - s0)>
+#map1 = affine_map<(d0) -> (d0 + 3)>
+#map2 = affine_map<(d0, d1) -> (d1, d0)>
+#map3 = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  func.func @f(%arg0: memref<4x4xf32>, %arg1: index) -> index {
+    %0 = affine.apply #map(%arg1)[%arg1]
+    %1 = affine.apply #map1(%0)
+    %c0 = arith.constant 0 : index
+    %cst = arith.constant 0.000000e+00 : f32
+    %2 = vector.transfer_read %arg0[%c0, %c0], %cst {permutation_map = #map2} : memref<4x4xf32>, vector<4x4xf32>
+    linalg.generic {indexing_maps = [#map3, #map2], iterator_types = ["parallel", "parallel"]} ins(%arg0 : memref<4x4xf32>) outs(%arg0 : memref<4x4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      linalg.yield %in : f32
+    }
+    return %1 : index
+  }
+}
+"""
+
+
+def test_affine_maps_get_aliases_in_the_order_mlir_opt_meets_them():
+    assert print_op(parse_source(MAPS, "maps.mlir")) == MAPS_PRINTED
+    assert print_op(parse_source(MAPS_PRINTED, "again.mlir")) == MAPS_PRINTED
+
+
+@pytest.mark.skipif(not os.path.exists(MLIR_OPT), reason="LLVM 22's mlir-opt is not installed")
+def test_the_aliases_are_mlir_opt_22s():
+    real = subprocess.run([MLIR_OPT], input=MAPS.encode(), capture_output=True,
+                          check=True).stdout.decode()
+    assert real.rstrip("\n") == MAPS_PRINTED.rstrip("\n")
