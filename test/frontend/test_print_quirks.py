@@ -74,19 +74,6 @@ module {
 """.replace("{sp}", " ")  # `{sp}`: the trailing spaces, visible
 
 
-def test_printed_as_mlir_opt_22_prints_it():
-    assert print_op(parse_source(SOURCE, "quirks.mlir")) == EXPECTED
-    # and what it printed reads back to the same text
-    assert print_op(parse_source(EXPECTED, "again.mlir")) == EXPECTED
-
-
-@pytest.mark.skipif(not os.path.exists(MLIR_OPT), reason="LLVM 22's mlir-opt is not installed")
-def test_the_expected_text_is_mlir_opt_22s():
-    real = subprocess.run([MLIR_OPT], input=SOURCE.encode(), capture_output=True,
-                          check=True).stdout.decode()
-    assert real.rstrip("\n") == EXPECTED.rstrip("\n")
-
-
 MAPS = """\
 #a = affine_map<(d0) -> (d0 + 3)>
 #b = affine_map<(d0)[s0] -> (d0 * 2 - s0)>
@@ -128,13 +115,20 @@ module {
 """
 
 
-def test_affine_maps_get_aliases_in_the_order_mlir_opt_meets_them():
-    assert print_op(parse_source(MAPS, "maps.mlir")) == MAPS_PRINTED
-    assert print_op(parse_source(MAPS_PRINTED, "again.mlir")) == MAPS_PRINTED
+CASES = {"quirks": (SOURCE, EXPECTED), "map aliases": (MAPS, MAPS_PRINTED)}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_printed_as_mlir_opt_22_prints_it_and_read_back_the_same(case):
+    source, expected = CASES[case]
+    assert print_op(parse_source(source, "quirks.mlir")) == expected
+    assert print_op(parse_source(expected, "again.mlir")) == expected
 
 
 @pytest.mark.skipif(not os.path.exists(MLIR_OPT), reason="LLVM 22's mlir-opt is not installed")
-def test_the_aliases_are_mlir_opt_22s():
-    real = subprocess.run([MLIR_OPT], input=MAPS.encode(), capture_output=True,
+@pytest.mark.parametrize("case", CASES)
+def test_the_expected_text_is_mlir_opt_22s(case):
+    source, expected = CASES[case]
+    real = subprocess.run([MLIR_OPT], input=source.encode(), capture_output=True,
                           check=True).stdout.decode()
-    assert real.rstrip("\n") == MAPS_PRINTED.rstrip("\n")
+    assert real.rstrip("\n") == expected.rstrip("\n")
