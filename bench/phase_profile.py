@@ -15,6 +15,7 @@ cached answer).
 
 from __future__ import annotations
 
+import shutil
 import sys
 import tempfile
 import time
@@ -115,8 +116,11 @@ def main() -> int:
     instrument()
     cold, cold_wall, n = measure(folders, "")
     cache_dir = tempfile.mkdtemp(prefix="phase-profile-cache-")
-    measure(folders, cache_dir)
-    warm, warm_wall, n2 = measure(folders, cache_dir)
+    try:
+        measure(folders, cache_dir)
+        warm, warm_wall, n2 = measure(folders, cache_dir)
+    finally:
+        shutil.rmtree(cache_dir, ignore_errors=True)  # nothing of the bench outlives it
     out = table("caches off (every stage computed; imports done)", cold, n) + "\n" + \
         table("warm (second run with one cache directory)", warm, n2)
     print(out)
