@@ -101,6 +101,14 @@ class MlirPrinter(Printer):
                 self.stream.truncate()
                 self.stream.write(" " + text[line_end:])
 
+    # MLIR keeps an op's attributes and properties in dictionary attributes, sorted by
+    # name: `<{function_type = ..., sym_name = ...}>`, `{columns = 2, rows = 2}`.
+    def _print_op_properties(self, properties: dict[str, Attribute]) -> None:
+        super()._print_op_properties(dict(sorted(properties.items())))
+
+    def print_op_attributes(self, attributes, **kwargs) -> bool:
+        return super().print_op_attributes(dict(sorted(attributes.items())), **kwargs)
+
     def _print_map_aliases(self, module: Operation) -> None:
         """`#map = affine_map<...>` lines before the module, as mlir-opt prints them."""
         probe = MlirPrinter(stream=io.StringIO(), print_generic_format=self.print_generic_format)

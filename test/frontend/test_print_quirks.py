@@ -132,3 +132,24 @@ def test_the_expected_text_is_mlir_opt_22s(case):
     real = subprocess.run([MLIR_OPT], input=source.encode(), capture_output=True,
                           check=True).stdout.decode()
     assert real.rstrip("\n") == expected.rstrip("\n")
+
+
+GENERIC = """\
+func.func @f(%a: i32, %b: i32) -> i32 {
+  %0 = arith.addi %a, %b overflow<nsw> : i32
+  %1 = arith.cmpi slt, %0, %b : i32
+  %2 = arith.select %1, %0, %b : i32
+  return %2 : i32
+}
+"""
+
+
+def test_generic_form_properties_in_name_order(tmp_path):
+    """`<{function_type = ..., sym_name = ...}>`: MLIR keeps properties and attributes
+    in sorted dictionaries, in the generic form too."""
+    text = print_op(parse_source(GENERIC, "g.mlir"), generic=True)
+    assert '<{function_type = (i32, i32) -> i32, sym_name = "f"}>' in text
+    if os.path.exists(MLIR_OPT):
+        real = subprocess.run([MLIR_OPT, "-mlir-print-op-generic"], input=GENERIC.encode(),
+                              capture_output=True, check=True).stdout.decode()
+        assert real.rstrip("\n") == text.rstrip("\n")
