@@ -198,25 +198,28 @@ def _mbarrier_create(ctx: LoweringContext, op) -> None:
     ctx.set_results(op, [opaque_pointer(ctx, gv)])
 
 
+def _mbarrier_call(ctx: LoweringContext, op, intrinsic: str, ret, value,
+                   nvvm_op: str = "") -> None:
+    """``intrinsic(barrier, i32 value)`` on the op's shared-memory mbarrier, predicated
+    (``nvvm_op``: the NVVM op whose sm_90 requirement is checked)."""
+    _require_shared(ctx, op)
+    if nvvm_op:
+        require_target(ctx, op, nvvm_op, "sm_90", check=False)
+    bar = barrier_pointer(ctx, op)
+    n = trunc32(ctx, ctx.get(value))
+    fn = ctx.declare(intrinsic, ret, [ir.PointerType(addrspace=SHARED), I32])
+    _predicated(ctx, op, lambda: ctx.builder.call(fn, [bar, n]))
+
+
 @lowering("nvgpu.mbarrier.init", targets=NVPTX)
 def _mbarrier_init(ctx: LoweringContext, op) -> None:
-    _require_shared(ctx, op)
-    bar = barrier_pointer(ctx, op)
-    count = trunc32(ctx, ctx.get(op.count))
-    fn = ctx.declare("llvm.nvvm.mbarrier.init.shared", VOID,
-                     [ir.PointerType(addrspace=SHARED), I32])
-    _predicated(ctx, op, lambda: ctx.builder.call(fn, [bar, count]))
+    _mbarrier_call(ctx, op, "llvm.nvvm.mbarrier.init.shared", VOID, op.count)
 
 
 @lowering("nvgpu.mbarrier.arrive.expect_tx", targets=NVPTX)
 def _arrive_expect_tx(ctx: LoweringContext, op) -> None:
-    _require_shared(ctx, op)
-    require_target(ctx, op, "nvvm.mbarrier.arrive.expect_tx", "sm_90", check=False)
-    bar = barrier_pointer(ctx, op)
-    tx = trunc32(ctx, ctx.get(op.txcount))
-    fn = ctx.declare("llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta", I64,
-                     [ir.PointerType(addrspace=SHARED), I32])
-    _predicated(ctx, op, lambda: ctx.builder.call(fn, [bar, tx]))
+    _mbarrier_call(ctx, op, "llvm.nvvm.mbarrier.arrive.expect.tx.scope.cta.space.cta", I64,
+                   op.txcount, "nvvm.mbarrier.arrive.expect_tx")
 
 
 @lowering("nvgpu.mbarrier.try_wait.parity", targets=NVPTX)
