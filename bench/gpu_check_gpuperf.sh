@@ -41,7 +41,7 @@ PYEOF
 nvidia-smi --query-gpu=name,compute_cap,driver_version --format=csv,noheader | tee -a "$LOG"
 
 # 1. kernels against NVRTC, and the wgmma GEMM against cuBLAS (twice: repeatability).
-for i in 1 2; do
+for i in $(seq 1 "${GPUPERF_RUNS:-2}"); do
   timeout 900 "$PY" bench/gpu_kernels.py --parts kernels,gemm \
     --out "$LOGDIR/gpu-kernels-gpuperf-$i.md" --json "$LOGDIR/gpu-kernels-gpuperf-$i.json" \
     >> "$LOG" 2>&1

@@ -82,6 +82,8 @@ CPU_KNOWN: dict[str, str] = {
                                "them (needs an sm_90 GPU)",
     "gpu/tma_load_oob.mlir": "sm_90 TMA / mbarrier: the cpu backend cannot emulate them "
                              "(needs an sm_90 GPU)",
+    "gpu/warp_nvvm_ops.mlir": "nvvm.elect.sync / nvvm.shfl.sync are PTX instructions the "
+                              "cpu backend does not model (needs a GPU)",
 }
 # Kernels that LLVM 22 miscompiles for a GPU: convert-gpu-to-nvvm makes the dynamic shared
 # memory global (`__dynamic_shmem__N`, [0 x i8]) internal, and the NVPTX back end turns it

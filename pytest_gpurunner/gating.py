@@ -187,20 +187,24 @@ def classify(path: Path, rootdir: Path, texts: list[str], names: list[str],
     return Classification(integration, gpu, reasons)
 
 
-# sm_90 features only hardware has: the cpu backend does not emulate them, so a GPU
-# test using them is skipped there, naming the gap (issue 13).
+# What the cpu backend does not emulate, so a GPU test using it is skipped there, naming
+# the gap (issue 13): sm_90 features only hardware has, and the raw PTX warp
+# instructions (`nvvm.elect.sync`, `nvvm.shfl.sync`) that it does not model.
 _HARDWARE_ONLY = re.compile(r"\b(nvgpu\.tma\.[\w.]+|nvgpu\.warpgroup\.[\w.]+|"
                             r"nvgpu\.mbarrier\.[\w.]+|nvvm\.wgmma\.[\w.]+|"
                             r"nvvm\.cp\.async\.bulk[\w.]*)")
+_RAW_PTX_WARP_OPS = re.compile(r"\b(nvvm\.elect\.sync|nvvm\.shfl\.sync)\b")
 
 
 def hardware_only_gap(text: str) -> str | None:
     """The skip reason for a GPU test the cpu backend cannot emulate (None: it can)."""
-    m = _HARDWARE_ONLY.search(text)
-    if m is None:
-        return None
-    return (f"UNSUPPORTED on the cpu backend: '{m.group(1)}' (sm_90 TMA / wgmma / mbarrier) "
-            f"needs a real GPU; run with --gpurunner-gpu=require on an sm_90 GPU")
+    if m := _HARDWARE_ONLY.search(text):
+        return (f"UNSUPPORTED on the cpu backend: '{m.group(1)}' (sm_90 TMA / wgmma / "
+                f"mbarrier) needs a real GPU; run with --gpurunner-gpu=require on an sm_90 GPU")
+    if m := _RAW_PTX_WARP_OPS.search(text):
+        return (f"UNSUPPORTED on the cpu backend: '{m.group(1)}' is a PTX instruction the cpu "
+                f"backend does not model; run with --gpurunner-gpu=require on an NVIDIA GPU")
+    return None
 
 
 @dataclass

@@ -39,6 +39,7 @@ from . import (
     nvgpu_mma,
     nvgpu_tma,
     nvgpu_wgmma,
+    nvvm,
     scf,
     vector,
     vector_contract,
@@ -59,7 +60,7 @@ REGISTRIES: tuple[Registry, ...] = (
     gpu_assert.registry, gpu_mma.registry, gpu_host.registry, async_lowering.registry,
     llvm_inline_asm.registry, memref_reshape.registry, affine.registry,
     async_runtime_ops.registry, llvm_coro.registry, x86vector.registry,
-    nvgpu_mma.registry, nvgpu_tma.registry, nvgpu_wgmma.registry,
+    nvgpu_mma.registry, nvgpu_tma.registry, nvgpu_wgmma.registry, nvvm.registry,
 )
 
 

@@ -382,7 +382,27 @@ def _parse_error(source: SourceText, parser: _LocatingParser, e: ParseError) -> 
         if e.span.start >= len(source.text.rstrip()):
             return source.error(f"unexpected end of file {msg} (missing '}}'?)", e.span.start)
         return source.error(f"unexpected '{e.span.text}' {msg}", e.span.start)
-    return source.error(_readable(e.msg), e.span.start)
+    readable = _readable(e.msg)
+    at = e.span.start
+    if _WRONG_TOKEN.match(readable):
+        at = _wrong_token_position(source.text, at)
+    return source.error(readable, at)
+
+
+# Messages MLIR's parser gives through emitWrongTokenError (a missing token, not a bad one).
+_WRONG_TOKEN = re.compile(r"^expected ('[^']+'|SSA operand|non-function type|attribute value|"
+                          r"type)$")
+
+
+def _wrong_token_position(text: str, at: int) -> int:
+    """Where MLIR's emitWrongTokenError reports a token it did not expect: right after
+    the previous token, backing up over blanks and blank lines (so `%a transposeB`
+    missing a `:` points at the space after `%a`)."""
+    at = min(at, len(text))
+    back = at
+    while back > 0 and text[back - 1] in " \t\r\n":
+        back -= 1
+    return back if back > 0 else at
 
 
 # xDSL's wording -> mlir-opt's, for messages both tools give at the same place

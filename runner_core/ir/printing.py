@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import io
 
-from xdsl.dialects.builtin import AffineMapAttr, BuiltinAttribute
+from xdsl.dialects.builtin import AffineMapAttr, BuiltinAttribute, IntegerAttr, MemRefType, i64
 from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, TypeAttribute
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator
@@ -118,12 +118,27 @@ class MlirPrinter(Printer):
             self._map_alias[m] = f"#map{i or ''}"
             self.print_string(f"{self._map_alias[m]} = {affine_map_text(m.data)}\n")
 
+    def _print_memref_int_space(self, memref: MemRefType) -> None:
+        """`memref<4xf32, 3>`: MLIR prints an i64 memory space without its type."""
+        probe = MlirPrinter(stream=io.StringIO(), print_generic_format=self.print_generic_format)
+        probe._map_alias, probe._seen = self._map_alias, self._seen
+        MlirPrinter.__mro__[1].print_attribute(probe, memref)
+        text = probe.stream.getvalue()
+        suffix = f", {memref.memory_space.value.data} : i64>"
+        if text.endswith(suffix):
+            text = text[: -len(suffix)] + f", {memref.memory_space.value.data}>"
+        self.print_string(text)
+
     def print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, AffineMapAttr):
             if self._seen is not None and attribute not in self._seen:
                 self._seen.append(attribute)
             alias = self._map_alias.get(attribute)
             self.print_string(alias if alias else affine_map_text(attribute.data))
+            return
+        if (isinstance(attribute, MemRefType) and isinstance(attribute.memory_space, IntegerAttr)
+                and attribute.memory_space.type == i64):
+            self._print_memref_int_space(attribute)
             return
         # Inside an LLVM dialect type, the LLVM types it holds drop their `!llvm.`
         # (`!llvm.struct<(ptr, array<2 x i64>)>`), as MLIR's LLVM type printer does.

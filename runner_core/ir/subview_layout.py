@@ -10,6 +10,8 @@ Linalg/CPU/rank-reducing-subview.mlir): a verdict LLVM 22 would not give.
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import IntegerAttr, NoneAttr
+
 DYN = None  # a dynamic stride or offset, as xDSL's get_strides() gives it
 _KDYN = -(2 ** 63)
 
@@ -50,11 +52,11 @@ def expected_layout(op) -> tuple[list[int], list[int | None], int | None] | None
     return sizes, out, offset
 
 
-def _text(shape, element, strides, offset) -> str:
+def _text(shape, element, strides, offset, space: str = "") -> str:
     dims = "".join(("?" if d == _KDYN or d is None else str(d)) + "x" for d in shape)
     st = ", ".join("?" if s is None else str(s) for s in strides)
     off = "" if offset == 0 else f", offset: {'?' if offset is None else offset}"
-    return f"memref<{dims}{element}, strided<[{st}]{off}>>"
+    return f"memref<{dims}{element}, strided<[{st}]{off}>{space}>"
 
 
 def check_subview(op, printed_type) -> str | None:
@@ -78,6 +80,14 @@ def check_subview(op, printed_type) -> str | None:
     if got[1] == offset and [strides[i] for i in kept] == got[0]:
         return None
     element = printed_type(result.element_type)
-    return (f"expected result type to be '{_text(sizes, element, strides, offset)}' or a "
+    space = getattr(result, "memory_space", None)
+    if space is None or isinstance(space, NoneAttr):
+        space = ""
+    elif isinstance(space, IntegerAttr):  # `3`, as a memref type spells it
+        space = f", {space.value.data}"
+    else:
+        space = f", {printed_type(space)}"
+    return (f"expected result type to be '{_text(sizes, element, strides, offset, space)}' "
+            f"or a "
             f"rank-reduced version. (mismatch of result layout), but got "
             f"'{printed_type(result)}'")

@@ -27,6 +27,7 @@ from runner_core.opt import tool_main
 ROOT = Path(__file__).resolve().parents[2]
 OURS = ROOT / "integration_test" / "gpu" / "tma_wgmma_gemm.mlir"
 TMA_ONLY = ROOT / "integration_test" / "gpu" / "tma_load_oob.mlir"
+WARP_OPS = ROOT / "integration_test" / "gpu" / "warp_nvvm_ops.mlir"
 _GEMM = "llvm-project/mlir/test/Integration/GPU/CUDA/sm90/gemm_f32_f16_f16_128x128x128.mlir"
 # Upstream's test, unchanged, where the checkout or the machine has it (./upstream, /work).
 UPSTREAM = next((p for p in (ROOT / "upstream" / _GEMM, Path("/work/upstream") / _GEMM)
@@ -57,7 +58,8 @@ def _real_ptx(path: Path) -> str:
     return _ptx_of(res.stdout)
 
 
-_KEY = re.compile(r"^\s*((?:wgmma|cp\.async\.bulk|mbarrier|prefetch\.tensormap)\S*)(.*)$")
+_KEY = re.compile(r"^\s*((?:wgmma|cp\.async\.bulk|mbarrier|prefetch\.tensormap|elect\.sync|"
+                  r"shfl\.sync)\S*)(.*)$")
 
 
 def _key_instructions(ptx: str) -> Counter:
@@ -114,8 +116,8 @@ def test_tma_wgmma_gemm_ptx(tmp_path):
 
 
 @pytest.mark.skipif(not MLIR_OPT.exists(), reason="LLVM 22's mlir-opt is not installed")
-@pytest.mark.parametrize("path", [OURS, TMA_ONLY, UPSTREAM],
-                         ids=["tma_wgmma_gemm", "tma_load_oob", "upstream_gemm"])
+@pytest.mark.parametrize("path", [OURS, TMA_ONLY, UPSTREAM, WARP_OPS],
+                         ids=["tma_wgmma_gemm", "tma_load_oob", "upstream_gemm", "warp_ops"])
 def test_same_sm90_instructions_as_mlir_opt(path):
     if not path.exists():
         pytest.skip(f"{path} is not there")

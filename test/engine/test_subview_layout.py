@@ -34,6 +34,11 @@ CASES = [  # (subview operands, source type, result type, mlir-opt 22's verdict)
      "'memref<2x2xf32, strided<[4, 1], offset: 5>>'"),
     ("%A[1, 0][1, 2][1, 2]", "memref<4x4xf32>", "memref<2xf32, strided<[2], offset: 4>>",
      None),
+    # The expected type keeps the source's memory space.
+    ("%A[%i, 0][1, 4][1, 1]", "memref<2x4xf32, 3>", "memref<4xf32, strided<[1]>, 3>",
+     "expected result type to be 'memref<1x4xf32, strided<[4, 1], offset: ?>, 3>' or a "
+     "rank-reduced version. (mismatch of result layout), but got "
+     "'memref<4xf32, strided<[1]>, 3>'"),
 ]
 
 

@@ -2,7 +2,8 @@
 the trailing space some assembly formats leave (`llvm.insertvalue`/`extractvalue`, an
 operand-less `scf.reduce`, the first line of `scf.index_switch`), the implicit
 `scf.yield` of an `index_switch`'s `default` region (elided when printing, added when an
-empty `default {}` is read), and attribute dictionaries in name order.  The expected text
+empty `default {}` is read), attribute dictionaries in name order, and integer memory
+spaces (`memref<4xf32, 3>`).  The expected text
 is written here; where Debian's mlir-opt 22 is installed it is compared with it too."""
 
 from __future__ import annotations
@@ -115,7 +116,25 @@ module {
 """
 
 
-CASES = {"quirks": (SOURCE, EXPECTED), "map aliases": (MAPS, MAPS_PRINTED)}
+SPACES = """\
+func.func @f(%a: memref<4xf32, 3>, %b: memref<?x4xf32, strided<[4, 1], offset: ?>, 5>, %c: memref<4xf32, 3 : i32>, %d: memref<4x4xf32, affine_map<(d0, d1) -> (d1, d0)>, 1>) {
+  return
+}
+"""
+
+# An i64 memory space is printed without its type, any other integer type with it.
+SPACES_PRINTED = """\
+#map = affine_map<(d0, d1) -> (d1, d0)>
+module {
+  func.func @f(%arg0: memref<4xf32, 3>, %arg1: memref<?x4xf32, strided<[4, 1], offset: ?>, 5>, %arg2: memref<4xf32, 3 : i32>, %arg3: memref<4x4xf32, #map, 1>) {
+    return
+  }
+}
+"""
+
+
+CASES = {"quirks": (SOURCE, EXPECTED), "map aliases": (MAPS, MAPS_PRINTED),
+         "memory spaces": (SPACES, SPACES_PRINTED)}
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -165,3 +165,6 @@ def test_hardware_only_gpu_test_is_skipped_on_the_cpu_backend_naming_the_gap(pro
                                  "'nvgpu.tma.async.load'*needs a real GPU*"])
     assert gating.hardware_only_gap("nvgpu.warpgroup.mma %a") is not None
     assert gating.hardware_only_gap("gpu.subgroup_mma_compute %a") is None
+    assert "PTX instruction" in gating.hardware_only_gap("%e = nvvm.elect.sync -> i1")
+    assert "PTX instruction" in gating.hardware_only_gap("nvvm.shfl.sync  idx %m, %v")
+    assert gating.hardware_only_gap("gpu.shuffle idx %v, %o, %w : f32") is None

@@ -4,7 +4,8 @@ Programs lowered by `nvvm-attach-target` (or written after it) carry
 `gpu.module @m [#nvvm.target<chip = "sm_90">]`.  The runner picks its own
 target, but keeps the attribute so it parses, prints and can be inspected
 (`chip`, `features`, `opt_level`).  Of the NVVM ops only the wgmma group ops
-Hopper programs write beside `nvgpu.warpgroup.mma` are here (`nvvm_wgmma.py`):
+Hopper programs write beside `nvgpu.warpgroup.mma` (`nvvm_wgmma.py`) and the
+warp-level `elect.sync` / `shfl.sync` they pick lanes with (`nvvm_sync.py`) are here:
 programs use the `gpu` dialect and the runner lowers it itself.
 """
 
@@ -89,8 +90,9 @@ class TargetAttr(ParametrizedAttribute):
         printer.print_string(">")
 
 
+from runner_core.ir.dialects.nvvm_sync import SYNC_NVVM_ATTRS, SYNC_NVVM_OPS  # noqa: E402
 from runner_core.ir.dialects.nvvm_wgmma import WGMMA_NVVM_OPS  # noqa: E402
 
-NVVM = Dialect("nvvm", [*WGMMA_NVVM_OPS], [TargetAttr])
+NVVM = Dialect("nvvm", [*WGMMA_NVVM_OPS, *SYNC_NVVM_OPS], [TargetAttr, *SYNC_NVVM_ATTRS])
 
 __all__ = ["NVVM", "TargetAttr"]

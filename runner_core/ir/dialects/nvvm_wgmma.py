@@ -2,7 +2,8 @@
 
 Upstream's sm90 tests wait for the wgmma groups themselves
 (`nvvm.wgmma.wait.group.sync.aligned 0`) after a loop of `nvgpu.warpgroup.mma`;
-the fence and commit ops come with it.  Syntax as MLIR 22 prints them.
+the fence and commit ops come with it, and `nvvm.elect.sync` picks the one lane
+of a warp that issues TMA loads.  Syntax as MLIR 22 prints them.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ func.func @load(%m: memref<4x4xf32>) -> f32 {
 // -----
 
 func.func @store(%m: memref<4xf32>, %f: f32, %i: index) {
-  // CHECK: literal_index.mlir:15:27: error: expected SSA operand
+  // CHECK: literal_index.mlir:15:26: error: expected SSA operand
   memref.store %f, %m[%i, 3] : memref<4xf32>
   return
 }

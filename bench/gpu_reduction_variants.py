@@ -1,0 +1,121 @@
+"""Which change closes the gap between gpu.all_reduce and hand-written CUDA?  An experiment.
+
+    python bench/gpu_reduction_variants.py --prepare DIR   # here: PTX variants of block_sum
+    python bench/gpu_reduction_variants.py DIR             # on a GPU: time them all
+
+``--prepare`` writes the generated ``block_sum`` kernel of ``bench/gpu_kernels.py`` as
+PTX (``current.ptx``), the same with 32-bit shared-memory pointers
+(``short_ptr.ptx``: LLVM's ``-nvptx-short-ptr``), and the hand-written CUDA through
+``nvcc -ptx`` (``hand_nvcc.ptx``: the same JIT path as ours), plus any ``*.ptx`` already
+in DIR (variants made by hand for the experiment).  On the GPU each PTX is linked by
+the driver as the runner links its kernels and timed against NVRTC's cubin of the
+hand-written kernels in the same interleaved run (``gpu_kernels.time_pair``); every
+result is checked against numpy first.  Prints one line per variant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+
+def _generated_ptx(short_ptr: bool) -> str:
+    import llvmlite.binding as llvm
+
+    if short_ptr:
+        llvm.set_option("", "-nvptx-short-ptr")
+    import gpu_kernels as g
+
+    from runner_core.backends.cuda import compiler, nvptx
+    from runner_core.ir.parse import parse_source
+
+    module = parse_source(g.GENERATED, "bench_kernels.mlir")
+    (gm,) = [op for op in module.body.block.ops if op.name == "gpu.module"]
+    km = compiler.kernel_ir(gm, filename="bench_kernels.mlir")
+    return nvptx.compile_ptx(str(km.module), "sm_90", kernels=["block_sum"])
+
+
+def prepare(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for name, short in (("current", False), ("short_ptr", True)):
+        # One process per variant: LLVM options cannot be unset.
+        code = (f"import sys; sys.path[:0] = [{str(HERE)!r}, {str(HERE.parent)!r}]; "
+                f"import gpu_reduction_variants as v; "
+                f"open({str(out / (name + '.ptx'))!r}, 'w').write(v._generated_ptx({short}))")
+        subprocess.run([sys.executable, "-c", code], check=True)
+    import gpu_kernels as g
+
+    cu = out / "hand.cu"
+    cu.write_text(g.HANDWRITTEN)
+    try:
+        subprocess.run(["nvcc", "-ptx", "-arch=sm_90", "-O3", str(cu), "-o",
+                        str(out / "hand_nvcc.ptx")], check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError) as err:
+        print(f"no hand_nvcc.ptx: {err}")
+    cu.unlink()
+    print("\n".join(sorted(p.name for p in out.glob("*.ptx"))))
+
+
+def run(folder: Path) -> None:
+    import gpu_kernels as g
+    import numpy as np
+
+    from runner_core.backends import cuda
+
+    info = cuda.device_info(cuda.select_ordinal())
+    ctx = cuda.context(info.ordinal)
+    ctx.make_current()
+    d = g.cu()
+    hw = cuda.load_module(g.nvrtc_cubin(g.HANDWRITTEN, info.arch)[0], "handwritten")
+    n, block = 1 << 24, 256
+    nb = n // block
+    a = np.random.default_rng(0).random(n, dtype=np.float32)
+    da, dout = int(g.ck(d.cuMemAlloc(n * 4))), int(g.ck(d.cuMemAlloc(nb * 4)))
+    g.ck(d.cuMemcpyHtoD(g.dptr(da), a.ctypes.data, n * 4))
+    want = a.reshape(nb, block).astype(np.float64).sum(axis=1)
+    stream = g.ck(d.cuStreamCreate(0))
+    cases = {"nvrtc_sum": (g.Kernel(hw, "block_sum"), [("p", da), ("p", dout)]),
+             "nvrtc_allsum": (g.Kernel(hw, "block_allsum"), [("p", da), ("p", dout)])}
+    for ptx in sorted(folder.glob("*.ptx")):
+        mod = cuda.load_module(cuda.link_cubin(ptx.read_text(), ptx.stem), ptx.stem)
+        hand_style = ptx.stem.startswith("hand")
+        for kernel in (("block_sum", "block_allsum") if hand_style else ("block_sum",)):
+            args = [("p", da), ("p", dout)] if hand_style else \
+                g.memref1(da, n) + g.memref1(dout, nb)
+            cases[f"{ptx.stem}:{kernel}"] = (g.Kernel(mod, kernel), args)
+    launches = {label: (lambda k=k, args=args: k.launch((nb, 1, 1), (block, 1, 1), args,
+                                                        stream))
+                for label, (k, args) in cases.items()}
+    sums = np.empty(nb, np.float32)
+    for label, launch in launches.items():
+        g.ck(d.cuMemsetD32(g.dptr(dout), 0, nb))
+        launch()
+        g.ck(d.cuStreamSynchronize(stream))
+        g.ck(d.cuMemcpyDtoH(sums.ctypes.data, g.dptr(dout), nb * 4))
+        assert np.allclose(sums, want, rtol=1e-5), f"{label} wrong"
+    for rep in range(2):
+        ms = g.time_pair(launches, stream, reps=300, what=f"rep{rep}")
+        ref = ms["nvrtc_sum"]
+        for label, t in ms.items():
+            print(f"rep {rep} {label:28s} {t * 1e3:7.2f} us  ratio vs nvrtc_sum {ref / t:.3f}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folder", type=Path)
+    ap.add_argument("--prepare", action="store_true")
+    args = ap.parse_args()
+    prepare(args.folder) if args.prepare else run(args.folder)
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("GPURUNNER_CACHE_DIR", "/tmp/gpurunner-variants-cache")
+    sys.exit(main())
