@@ -379,8 +379,11 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     libraries = resolve_shared_libs(opts.shared_libs, cwd=opts.cwd,
                                     gpu_runtime=backend.runtime_provider(), missing_ok=missing_ok)
     before = cache.counters()
-    pipeline = opts.pass_pipeline if opts.pass_pipeline is not None else default_pipeline()
-    key = _frontend_key(text, opts, pipeline, backend, check_bounds)
+    # The default pipeline is the runner's own code, which the key's code fingerprint
+    # covers: the key names it without loading the pass registry (and xDSL), so that a
+    # run answered from the cache imports neither.
+    named = opts.pass_pipeline if opts.pass_pipeline is not None else "<default pipeline>"
+    key = _frontend_key(text, opts, named, backend, check_bounds)
     hit = cache.get_json("frontend", opts.env, key) if key else None
     if isinstance(hit, dict) and isinstance(hit.get("error"), str):
         err = RunnerError(hit["error"])  # the front end refused this program before
@@ -391,6 +394,8 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
         timings["frontend_cached"] = time.perf_counter() - t0
     else:
         try:
+            pipeline = opts.pass_pipeline if opts.pass_pipeline is not None \
+                else default_pipeline()
             ir_text, externals, prebuilt = _front_end(text, opts, pipeline, backend,
                                                       check_bounds, timings, t0)
         except RunnerError as err:
