@@ -100,7 +100,8 @@ def cuda_binary(op, options=None) -> DeviceBinary:
         _check_hopper_features(op, ir_text, chip, features)
         try:
             ptx = nvptx.compile_ptx(ir_text, chip, kernels=kernels, name=op.sym_name.data,
-                                    opt=obj.target.opt_level, features=features)
+                                    opt=obj.target.opt_level, features=features,
+                                    short_ptr=False)  # LLVM 22's layout, as it was made
         except nvptx.PTXError as err:
             raise unsupported(op, f"'gpu.binary' @{op.sym_name.data}: {err}") from None
         return DeviceBinary(ptx.encode() + b"\0", tuple(kernels), "ptx",

@@ -124,7 +124,7 @@ def test_emitter_math_kernel_links_libdevice(tmp_path):
 def test_missing_libdevice_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(nvptx, "libdevice_path", lambda: None)
     nvptx._libdevice_bytes.cache_clear()
-    monkeypatch.setattr(nvptx, "_libdevice_module", None)
+    monkeypatch.setattr(nvptx, "_libdevice_modules", {})
     try:
         ir = ('target triple = "nvptx64-nvidia-cuda"\ndeclare float @__nv_sinf(float)\n'
               'define ptx_kernel void @k(ptr %p) {\n  %v = load float, ptr %p\n'

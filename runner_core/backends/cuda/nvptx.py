@@ -53,18 +53,27 @@ def _init() -> None:
 
 
 @cache
-def target_machine(arch: str = DEFAULT_ARCH, opt: int = 3,
-                   features: str = "") -> llvm.TargetMachine:
+def target_machine(arch: str = DEFAULT_ARCH, opt: int = 3, features: str = "",
+                   short_ptr: bool = True) -> llvm.TargetMachine:
     """An NVPTX target machine for ``sm_XY`` (LLVM picks the lowest PTX ISA that has it,
-    unless ``features`` asks for one, e.g. ``+ptx80``)."""
+    unless ``features`` asks for one, e.g. ``+ptx80``).
+
+    ``short_ptr``: 32-bit shared, constant and local pointers (LLVM's
+    ``-nvptx-short-ptr``), as nvcc makes them, for the kernels we generate: a shared
+    address is then the CTA-local offset itself, without the 64-bit window arithmetic
+    (on sm_90, a read of the cluster CTA id) around each access.  LLVM IR from
+    elsewhere (offload bitcode) keeps 64-bit pointers, the layout it was made for.
+    The option is read when a target machine is made, so it is set around that."""
     _init()
     target = llvm.Target.from_triple(TRIPLE)
-    return target.create_target_machine(cpu=arch, features=features, opt=opt)
+    with _lock:
+        llvm.set_option("", f"-nvptx-short-ptr={'true' if short_ptr else 'false'}")
+        return target.create_target_machine(cpu=arch, features=features, opt=opt)
 
 
 @cache
-def data_layout() -> str:
-    return str(target_machine(DEFAULT_ARCH).target_data)
+def data_layout(short_ptr: bool = True) -> str:
+    return str(target_machine(DEFAULT_ARCH, short_ptr=short_ptr).target_data)
 
 
 # How each math function is computed in a kernel: LLVM intrinsic when the NVPTX
@@ -161,19 +170,19 @@ def _libdevice_bytes() -> bytes:
         return fh.read()
 
 
-_libdevice_module: llvm.ModuleRef | None = None
+_libdevice_modules: dict[bool, llvm.ModuleRef] = {}
 
 
-def _libdevice_copy() -> llvm.ModuleRef:
+def _libdevice_copy(short_ptr: bool = True) -> llvm.ModuleRef:
     """A fresh copy of libdevice to link (linking consumes its module)."""
-    global _libdevice_module
+    layout = data_layout(short_ptr)
     with _lock:
-        if _libdevice_module is None:
+        if short_ptr not in _libdevice_modules:
             mod = llvm.parse_bitcode(_libdevice_bytes())
             mod.triple = TRIPLE
-            mod.data_layout = data_layout()
-            _libdevice_module = mod
-        return _libdevice_module.clone()
+            mod.data_layout = layout
+            _libdevice_modules[short_ptr] = mod
+        return _libdevice_modules[short_ptr].clone()
 
 
 def libdevice_identity() -> str:
@@ -191,12 +200,14 @@ def needs_libdevice(module: llvm.ModuleRef) -> bool:
 
 # --------------------------------------------------------------------------- compilation
 def compile_ptx(ir_text: str, arch: str = DEFAULT_ARCH, *, kernels: list[str] | None = None,
-                opt: int = 3, name: str = "kernels", features: str = "") -> str:
+                opt: int = 3, name: str = "kernels", features: str = "",
+                short_ptr: bool = True) -> str:
     """LLVM IR of one kernel module -> PTX text for ``arch``.
 
     ``kernels``: the entry points to keep visible (default: every function with
     the ``ptx_kernel`` calling convention); everything else is internalised so
-    that unused libdevice code disappears before optimisation.
+    that unused libdevice code disappears before optimisation.  ``short_ptr``: the
+    pointer layout the IR was generated for (see :func:`target_machine`).
     """
     _init()
     try:
@@ -206,10 +217,10 @@ def compile_ptx(ir_text: str, arch: str = DEFAULT_ARCH, *, kernels: list[str] | 
         raise PTXError(f"internal error: LLVM IR generated for GPU module '{name}' is "
                        f"invalid: {err}") from None
     mod.triple = TRIPLE
-    mod.data_layout = data_layout()
+    mod.data_layout = data_layout(short_ptr)
     if needs_libdevice(mod):
         try:
-            mod.link_in(_libdevice_copy())
+            mod.link_in(_libdevice_copy(short_ptr))
         except RuntimeError as err:
             raise PTXError(f"error: linking libdevice into GPU module '{name}' failed: "
                            f"{err}") from None
@@ -220,7 +231,7 @@ def compile_ptx(ir_text: str, arch: str = DEFAULT_ARCH, *, kernels: list[str] | 
     for gv in mod.global_variables:
         if not gv.is_declaration and gv.linkage.name == "external":
             gv.linkage = "internal"
-    tm = target_machine(arch, opt, features)
+    tm = target_machine(arch, opt, features, short_ptr)
     pto = llvm.create_pipeline_tuning_options(speed_level=max(opt, 0))
     pb = llvm.create_pass_builder(tm, pto)
     # Drop what nothing references first: most of libdevice, cheaply.
