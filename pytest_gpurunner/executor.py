@@ -71,6 +71,10 @@ def run_with_alarm(job: Job, progress=None) -> JobResult:
     return result
 
 
+# In the worker's environment: warm only what cached answers need (``worker.py``).
+LIGHT_WARM_UP = "GPURUNNER_LIGHT_WARM_UP"
+
+
 class InProcessExecutor:
     name = "in-process"
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from . import settings
-from .executor import InProcessExecutor, WorkerExecutor
+from .executor import LIGHT_WARM_UP, InProcessExecutor, WorkerExecutor
 from .interrupts import Interrupts
 
 STATE = pytest.StashKey["SessionState"]()
@@ -56,8 +56,22 @@ class SessionState:
             # worker imports the shell itself).
             preload = sorted({t.partition(":")[0] for t in self.settings.tools.embedded.values()
                               if isinstance(t, str) and ":" in t})
-            self._worker = WorkerExecutor(preload=preload, log_dir=str(self.tmp_base()))
+            self._worker = WorkerExecutor(env={**os.environ, **self._worker_environment()},
+                                          preload=preload, log_dir=str(self.tmp_base()))
         return self._worker
+
+    def _worker_environment(self) -> dict[str, str]:
+        """The cache directory the jobs will use, and whether the worker may skip
+        importing the compiler up front: this code's entries are already there, so the
+        tests that ran before are answered from the cache (``runner_core.cache``)."""
+        from runner_core import cache
+
+        env: dict[str, str] = {}
+        if cache.ENV_VAR in self.settings.environment:
+            env[cache.ENV_VAR] = self.settings.environment[cache.ENV_VAR]
+        if cache.has_entries_of_this_code({**os.environ, **env}):
+            env[LIGHT_WARM_UP] = "1"
+        return env
 
     def prestart_worker(self) -> None:
         """Collection found an integration test: start the worker now, so that its
@@ -204,3 +218,4 @@ def _remove_empty_dirs(root: Path) -> None:
 
 def state_of(config: pytest.Config) -> SessionState:
     return config.stash[STATE]
+

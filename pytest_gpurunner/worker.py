@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import faulthandler
 import importlib
+import os
 import pickle
 import sys
 import traceback
@@ -21,7 +22,7 @@ from multiprocessing.connection import Connection
 from runner_core.toolapi import process_unusable
 
 from . import lifeline
-from .executor import run_with_alarm
+from .executor import LIGHT_WARM_UP, run_with_alarm
 from .job import JobResult
 
 
@@ -31,12 +32,16 @@ def main(argv: list[str]) -> int:
     lifeline.watch(int(argv[2]))
     # A fatal signal then leaves a Python stack in the log, which the parent shows.
     faulthandler.enable()
+    # The cache holds entries of this code (runner_core.cache.has_entries_of_this_code):
+    # warm only what cached answers need; a miss imports the rest when it comes.
+    light = os.environ.pop(LIGHT_WARM_UP, "") == "1"
     for module in argv[3:]:
         # The tool table's modules, warmed.  One that does not import (a user's tool, an
         # optional package) is the business of the test that runs it: the tool table
         # says why there (or falls back to an executable in auto mode).
         try:
-            warm_up = getattr(importlib.import_module(module), "warm_up", None)
+            mod = importlib.import_module(module)
+            warm_up = getattr(mod, "warm_up_cached" if light else "warm_up", None)
             # A tool module may name what its first call would import (the engine,
             # xDSL, llvmlite): done now, while the parent is still collecting.
             if callable(warm_up):

@@ -66,6 +66,34 @@ def base_directory(env: Mapping[str, str] | None = None) -> str | None:
     return os.path.join(base, "pytest-gpurunner")
 
 
+# A file in the cache root per version of the runner's code that stored entries there
+# (``code-<fingerprint>``): a worker that finds its own starts without importing the
+# compiler up front, since a run of tests that ran before is answered from the cache
+# (a miss imports it when it comes).
+_MARKER_PREFIX = "code-"
+_marked: set[str] = set()
+
+
+def _marker(root: str) -> str:
+    return os.path.join(root, _MARKER_PREFIX + code_fingerprint()[:32])
+
+
+def has_entries_of_this_code(env: Mapping[str, str] | None = None) -> bool:
+    root = base_directory(env)
+    return bool(root) and os.path.exists(_marker(root))
+
+
+def _mark(root: str) -> None:
+    if root in _marked:
+        return
+    _marked.add(root)
+    try:
+        with open(_marker(root), "a"):
+            pass
+    except OSError:
+        pass
+
+
 def code_fingerprint() -> str:
     """A digest of the runner's source files and the libraries that shape its output.
 
@@ -160,7 +188,7 @@ class Store:
     def _path(self, root: str, key: str) -> str:
         return os.path.join(root, self.kind, key[:2], key)
 
-    def get(self, env: Mapping[str, str], key: str) -> bytes | None:
+    def get(self, env: Mapping[str, str], key: str, count: bool = True) -> bytes | None:
         root = base_directory(env)
         if root is None:
             return None
@@ -168,7 +196,7 @@ class Store:
             data = self._memory.get(key)
             if data is not None:
                 self._memory.move_to_end(key)
-                self.hits += 1
+                self.hits += count
                 return data
         try:
             with open(self._path(root, key), "rb") as fh:
@@ -178,9 +206,9 @@ class Store:
             data = None
         with _lock:
             if data is None:
-                self.misses += 1
+                self.misses += count
             else:
-                self.hits += 1
+                self.hits += count
                 self._remember(key, data)
         return data
 
@@ -194,6 +222,7 @@ class Store:
         path = self._path(root, key)
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
+            _mark(root)
             fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
             try:
                 with os.fdopen(fd, "wb") as fh:
@@ -219,8 +248,10 @@ class Store:
 STORES = {kind: Store(kind) for kind in KINDS}
 
 
-def get_json(kind: str, env: Mapping[str, str], key: str) -> object | None:
-    data = STORES[kind].get(env, key)
+def get_json(kind: str, env: Mapping[str, str], key: str, count: bool = True) -> object | None:
+    """The value kept under ``key``; ``count=False``: a look-up that does not enter the
+    hit/miss counters (a second look-up for the same answer)."""
+    data = STORES[kind].get(env, key, count)
     if data is None:
         return None
     try:

@@ -250,6 +250,16 @@ def warm_up() -> None:
     host.warm_jit(0)
 
 
+def warm_up_cached() -> None:
+    """What a run answered from the cache needs (the core runtime and the JIT), for a
+    worker whose cache holds this code's entries (``cache.has_entries_of_this_code``)."""
+    from runner_core.runtime.core import core
+    from runner_core.targets import host
+
+    core()
+    host.warm_jit(0)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console script: the same tool over the process's real stdin/stdout."""
     argv = list(sys.argv if argv is None else argv)

@@ -281,7 +281,7 @@ def _finish_providers(providers, outcome) -> None:
 
 
 def _raise_bounds_violation() -> None:
-    from runner_core.codegen import bounds
+    from runner_core.runtime import bounds_state as bounds
 
     message = bounds.take_violation()
     if message:
@@ -361,7 +361,7 @@ def run_program(text: str, opts: RunOptions) -> RunOutcome:
     The front end's product (LLVM IR) and the JIT's (an object image) come from
     ``runner_core.cache`` when the same program ran before with the same options."""
     from runner_core import cache
-    from runner_core.codegen import bounds
+    from runner_core.runtime import bounds_state as bounds
     from runner_core.runtime.core import core
     from runner_core.runtime.registry import resolve_shared_libs
     from runner_core.targets.host import compile_ir

@@ -65,8 +65,8 @@ _SWITCHES = {
 
 
 def _parse_args(argv: list[str]) -> Options:
-    from runner_core.passes.registry import is_deferred, lookup_pass
-
+    """The command line, syntactically; pass names are checked by :func:`_check_passes`
+    (which needs the pass registry, and with it xDSL: not needed for a cached answer)."""
     o = Options()
     args = list(argv)
     i = 0
@@ -112,8 +112,6 @@ def _parse_args(argv: list[str]) -> Options:
                 f"error: option '{a}' is not supported by the embedded mlir-opt\n"
                 f"  note: set 'gpurunner_tools = system' to use the real mlir-opt")
         else:
-            if not is_deferred(name):
-                lookup_pass(name)  # raises the unknown-pass error with its hint
             o.pass_flags.append(a)
     if o.pipeline_text is not None and o.pass_flags and _anchored(o.pipeline_text):
         # Today's mlir-opt refuses the mix.  2021's accepted it, with the pipeline
@@ -124,6 +122,16 @@ def _parse_args(argv: list[str]) -> Options:
     if len(o.inputs) > 1:
         raise UsageError(f"error: too many input files: {' '.join(o.inputs)}")
     return o
+
+
+def _check_passes(o: Options) -> None:
+    """The unknown-pass error (with its hint) for the first pass flag nobody knows."""
+    from runner_core.passes.registry import is_deferred, lookup_pass
+
+    for a in o.pass_flags:
+        name = a.lstrip("-").partition("=")[0]
+        if not is_deferred(name):
+            lookup_pass(name)
 
 
 def _anchored(pipeline: str) -> bool:
@@ -256,6 +264,10 @@ def warm_up() -> None:
     del pipeline
 
 
+def warm_up_cached() -> None:
+    """A cached answer needs nothing imported up front (see ``cli.warm_up_cached``)."""
+
+
 def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -> ToolResult:
     """Contract 1 (docs/design.md): bytes in, bytes out, never raises for bad input."""
     from runner_core.toolapi import recursion_headroom
@@ -264,19 +276,61 @@ def tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) -
         return _tool_main(argv, stdin, env, cwd)
 
 
-def _compute(text: str, filename: str, o: Options, spec, env: Mapping[str, str],
-             info: dict) -> tuple[int, str | None, str]:
-    """(exit code, output or None, diagnostics) for one input: from the cache
-    (``runner_core.cache``, keyed by the text, its file name and every option but
-    the input and output paths) or computed and kept."""
+def _key(text: str, filename: str, o: Options) -> str:
+    """The ``opt`` cache key: the text, its file name and every option but the input and
+    output paths (``runner_core.cache``)."""
+    from runner_core import cache
+
+    return cache.make_key("opt", [repr(replace(o, inputs=[], output=None)), filename, text])
+
+
+def _cached(text: str, filename: str, o: Options, env: Mapping[str, str],
+            info: dict) -> tuple[int, str | None, str] | None:
+    """The answer kept for this input, if any.  A kept answer implies that its options
+    passed :func:`_check_passes` and :func:`_build_spec` (refusals there are not kept)."""
     from runner_core import cache
 
     before = cache.counters()
-    key = cache.make_key("opt", [repr(replace(o, inputs=[], output=None)), filename, text])
-    hit = cache.get_json("opt", env, key)
+    hit = cache.get_json("opt", env, _key(text, filename, o))
+    info["cache"] = cache.delta(before)
     if isinstance(hit, list) and len(hit) == 3:
-        info["cache"] = cache.delta(before)
         return int(hit[0]), hit[1], str(hit[2])
+    return None
+
+
+def _checked_spec(o: Options, env: Mapping[str, str], info: dict):
+    """The pass pipeline of ``o``, or the refusal of its command line (an unknown pass,
+    a bad option), which depends on the options alone and is kept by them: a suite run
+    again refuses it without loading the pass registry.  Called after the input's own
+    look-up missed; a kept refusal turns that miss into the hit it is."""
+    from runner_core import cache
+
+    key = cache.make_key("opt", ["command line", repr(replace(o, inputs=[], output=None))])
+    kept = cache.get_json("opt", env, key, count=False)
+    if isinstance(kept, dict) and isinstance(kept.get("refused"), str):
+        counts = info.get("cache", {}).get("opt")
+        if counts and counts[1]:
+            counts[0] += 1
+            counts[1] -= 1
+        err = UsageError(kept["refused"])
+        err.exit_code = int(kept.get("exit_code", 1))
+        raise err
+    try:
+        _check_passes(o)
+        return _build_spec(o)
+    except RunnerError as err:
+        cache.put_json("opt", env, key, {"refused": str(err),
+                                         "exit_code": getattr(err, "exit_code", 1)})
+        raise
+
+
+def _compute(text: str, filename: str, o: Options, spec, env: Mapping[str, str],
+             info: dict) -> tuple[int, str | None, str]:
+    """(exit code, output or None, diagnostics) for one input, computed and kept."""
+    from runner_core import cache
+
+    before = cache.counters()
+    key = _key(text, filename, o)
     err: list[str] = []
     try:
         if o.split_input:
@@ -295,7 +349,10 @@ def _compute(text: str, filename: str, o: Options, spec, env: Mapping[str, str],
         err.append(str(e) + "\n")
         answer = [getattr(e, "exit_code", 1), None, "".join(err)]
     cache.put_json("opt", env, key, answer)
-    info["cache"] = cache.delta(before)
+    for kind, (h, m) in cache.delta(before).items():
+        entry = info.setdefault("cache", {}).setdefault(kind, [0, 0])
+        entry[0] += h
+        entry[1] += m
     return answer[0], answer[1], answer[2]
 
 
@@ -304,12 +361,15 @@ def _tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) 
     info: dict = {}
     try:
         o = _parse_args(argv[1:])
+        if o.help or o.list_passes:
+            _check_passes(o)
         if o.help:
             return ToolResult(0, _usage().encode())
         if o.list_passes:
             return ToolResult(0, _list_passes().encode())
-        spec = _build_spec(o)
         src = o.inputs[0] if o.inputs else "-"
+        unreadable: UsageError | None = None
+        text, filename = "", src
         if src == "-":
             text, filename = stdin.decode("utf-8", errors="replace"), "<stdin>"
         else:
@@ -318,10 +378,16 @@ def _tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) 
                 with open(path, encoding="utf-8", errors="replace") as f:
                     text = f.read()
             except OSError as e:
-                raise UsageError(f"error: could not open input file '{src}': "
-                                 f"{e.strerror}") from None
-            filename = src
-        code, out, errors = _compute(text, filename, o, spec, env, info)
+                unreadable = UsageError(f"error: could not open input file '{src}': "
+                                        f"{e.strerror}")
+        answer = None if unreadable else _cached(text, filename, o, env, info)
+        if answer is None:
+            # mlir-opt's order: the command line's errors before the input's.
+            spec = _checked_spec(o, env, info)
+            if unreadable is not None:
+                raise unreadable
+            answer = _compute(text, filename, o, spec, env, info)
+        code, out, errors = answer
         err.append(errors)
         if out is None:
             return ToolResult(code, b"", "".join(err).encode(), info)
@@ -338,7 +404,7 @@ def _tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) 
         return ToolResult(0, out.encode(), "".join(err).encode(), info)
     except RunnerError as e:
         err.append(str(e) + "\n")
-        return ToolResult(getattr(e, "exit_code", 1), b"", "".join(err).encode())
+        return ToolResult(getattr(e, "exit_code", 1), b"", "".join(err).encode(), info)
 
 
 def main() -> None:

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
+from runner_core.indirect_call import IndirectCallee  # noqa: F401 - re-exported
+
 from .types import PTR, VOID, TypeConverter
 
 CIFACE_PREFIX = "_mlir_ciface_"
@@ -36,25 +38,6 @@ def mark_c_abi(fn: ir.Function) -> ir.Function:
                     and "zeroext" not in a.attributes:
                 a.add_attribute("zeroext")
     return fn
-
-
-class IndirectCallee:
-    """A call through a function pointer, for llvmlite's ``IRBuilder.call``.
-
-    llvmlite calls only things that carry a function type; an opaque ``ptr``
-    value does not, so this pairs the pointer with the callee's type.
-    """
-
-    def __init__(self, ptr: ir.Value, fnty: ir.FunctionType):
-        self._ptr = ptr
-        self.function_type = fnty
-        self.type = PTR
-
-    def get_reference(self):
-        return self._ptr.get_reference()
-
-    def __getattr__(self, item):
-        return getattr(self._ptr, item)
 
 
 def is_memref(t) -> bool:

@@ -50,48 +50,28 @@ after a trap is up to the driver.
 
 from __future__ import annotations
 
-import ctypes
-from collections.abc import Mapping
-
 import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
 from runner_core.ir.locations import op_location
+from runner_core.runtime.bounds_state import (  # noqa: F401 - the run-time side, re-exported
+    ENV,
+    begin_run,
+    first_violation_address,
+    requested,
+    take_violation,
+)
 
 from . import memref_desc as md
 from .gpu_device_hooks import HOOKS_OPTION, block_id, current_gpu_func, thread_id
 from .types import I1, I32, I64, PTR, VOID
 
 OPTION = "bounds_check"  # the lowering option (ctx.options) that turns checks on
-ENV = "GPURUNNER_BOUNDS_CHECK"  # contract 3: the plug-in and users steer it by environment
-_FALSE = ("", "0", "false", "no", "off")
 _MESSAGE_BYTES = 1024
-
-# First violation of the current run: a char* to a malloc'd message, set by generated code.
-_first = ctypes.c_void_p(0)
-
-
-def requested(flag: bool, env: Mapping[str, str]) -> bool:
-    """Checking is on when asked on the command line or by ``GPURUNNER_BOUNDS_CHECK``."""
-    return bool(flag) or env.get(ENV, "").strip().lower() not in _FALSE
 
 
 def enabled(ctx) -> bool:
     return bool(ctx.options.get(OPTION))
-
-
-def begin_run() -> None:
-    """Forget an earlier run's violation (the engine calls this before the entry point)."""
-    _first.value = None
-
-
-def take_violation() -> str | None:
-    """The first violation's message since :func:`begin_run`, if any (then cleared)."""
-    addr = _first.value
-    if not addr:
-        return None
-    _first.value = None
-    return ctypes.string_at(addr).decode(errors="replace")
 
 
 # ------------------------------------------------------------------ emission
@@ -233,7 +213,7 @@ def _fail(ctx, op, text: str, values: list[ir.Value]) -> None:
     buf = bld.call(malloc, [ir.Constant(I64, _MESSAGE_BYTES)])
     bld.call(snprintf, [buf, ir.Constant(I64, _MESSAGE_BYTES),
                         ctx.string_constant(fmt, "bounds_fmt"), *values])
-    slot = ir.Constant(I64, ctypes.addressof(_first)).inttoptr(PTR)
+    slot = ir.Constant(I64, first_violation_address()).inttoptr(PTR)
     bld.cmpxchg(slot, ir.Constant(PTR, None), buf, "seq_cst", "seq_cst")
     from runner_core.runtime.core import ASSERT_FAIL
 

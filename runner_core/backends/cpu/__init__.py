@@ -16,10 +16,12 @@ import os
 import platform
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from runner_core.backends import Backend
 
-from . import kernel, runtime
+if TYPE_CHECKING:
+    from . import kernel, runtime
 
 
 @dataclass(frozen=True)
@@ -36,10 +38,17 @@ class CpuBackend(Backend):
     def probe(self, env: Mapping[str, str] | None = None) -> HostDevice:
         return HostDevice(platform.processor() or platform.machine(), os.cpu_count() or 1)
 
+    # The kernel compiler (and with it xDSL) and the runtime are imported when first
+    # needed: a run answered from the cache needs neither the compiler nor, without
+    # GPU calls, the runtime.
     def kernel_hooks(self) -> kernel.CpuKernelHooks:
+        from . import kernel
+
         return kernel.CpuKernelHooks()
 
     def compile_gpu_module(self, op, *, filename: str = "", options: Mapping | None = None):
+        from . import kernel
+
         return kernel.compile_gpu_module(op, self.kernel_hooks(), filename=filename,
                                          options=options)
 
@@ -51,6 +60,8 @@ class CpuBackend(Backend):
         return cpu_binary(op, options)
 
     def runtime_provider(self) -> runtime.CpuGpuRuntime:
+        from . import runtime
+
         return runtime.PROVIDER
 
 

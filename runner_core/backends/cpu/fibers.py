@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import llvmlite.ir as ir
 
-from runner_core.codegen.abi import IndirectCallee
+from runner_core.indirect_call import IndirectCallee
 from runner_core.runtime.cstdio import libc
 
 from . import layout as L

@@ -56,8 +56,8 @@ PTR = ir.PointerType()
 VOID = ir.VoidType()
 
 TARGET_NAME = "cpu-kernel"
-KERNEL_OPT_LEVEL = 2  # kernels are optimised whatever -O the host code gets (ptxas does too)
-MAX_THREADS_PER_BLOCK = 1024
+KERNEL_OPT_LEVEL = L.KERNEL_OPT_LEVEL
+MAX_THREADS_PER_BLOCK = L.MAX_THREADS_PER_BLOCK
 # Block-record fields passed to kernel bodies as parameters (after the block pointer
 # and the three thread ids), in this order.
 HIDDEN_FIELDS = (L.B_BID, L.B_BID + 1, L.B_BID + 2, L.B_BDIM, L.B_BDIM + 1, L.B_BDIM + 2,

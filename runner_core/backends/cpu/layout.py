@@ -8,6 +8,9 @@ that the runtime (:mod:`.fibers`), the code generated for kernels
 
 from __future__ import annotations
 
+KERNEL_OPT_LEVEL = 2  # kernels are optimised whatever -O the host code gets (ptxas does too)
+MAX_THREADS_PER_BLOCK = 1024
+
 # Block record: one per block being run (lives on the OS thread's stack).
 B_BID = 0          # 3 slots: block id x, y, z
 B_BDIM = 3         # 3 slots: block size

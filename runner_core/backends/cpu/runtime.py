@@ -53,7 +53,7 @@ from runner_core.toolapi import mark_process_unusable
 
 from . import fibers, handles
 from . import layout as L
-from .kernel import KERNEL_OPT_LEVEL, MAX_THREADS_PER_BLOCK
+from .layout import KERNEL_OPT_LEVEL, MAX_THREADS_PER_BLOCK
 from .shim import _COPY, _SET16, _SET32, SHIM_IR, SYMBOLS
 from .streams import StreamScheduler
 

@@ -1,0 +1,69 @@
+"""A run answered from the cache loads neither xDSL nor the compiler (issue 17: a warm
+suite's worker has only the JIT to warm).  Each check runs in a fresh interpreter, the
+first time to fill the cache, the second time to look at ``sys.modules``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from runner_core import cache
+
+PROGRAM = """\
+llvm.func @printI64(i64)
+llvm.func @printNewline()
+llvm.func @main() {
+  %0 = llvm.mlir.constant(42 : i64) : i64
+  llvm.call @printI64(%0) : (i64) -> ()
+  llvm.call @printNewline() : () -> ()
+  llvm.return
+}
+"""
+
+SCRIPT = """\
+import json, os, sys
+from runner_core import {module} as tool
+r = tool.tool_main({argv!r}, {stdin!r}.encode(), dict(os.environ), os.getcwd())
+print(json.dumps({{"rc": r.returncode, "out": r.stdout.decode(), "err": r.stderr.decode(),
+                  "cache": (r.info or {{}}).get("cache"),
+                  "xdsl": sorted(m for m in sys.modules if m.startswith("xdsl"))[:3],
+                  "registry": "runner_core.passes.registry" in sys.modules}}))
+"""
+
+CASES = {
+    "runner": ("cli", ["gpurunner", "--entry-point-result=void",
+                       "--shared-libs=%mlir_c_runner_utils"], PROGRAM),
+    "mlir-opt": ("opt", ["mlir-opt", "-", "--canonicalize"], "func.func @f() { return }\n"),
+    "refused pass": ("opt", ["mlir-opt", "-", "--sparsifier"], "func.func @f() { return }\n"),
+}
+
+
+def _run(tmp_path, module, argv, stdin) -> dict:
+    env = {"GPURUNNER_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-c", SCRIPT.format(module=module, argv=argv,
+                                                              stdin=stdin)],
+                         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_cached_answer_loads_no_compiler(tmp_path, case):
+    module, argv, stdin = CASES[case]
+    cold = _run(tmp_path, module, argv, stdin)
+    warm = _run(tmp_path, module, argv, stdin)
+    assert (warm["rc"], warm["out"], warm["err"]) == (cold["rc"], cold["out"], cold["err"])
+    assert cold["xdsl"], "the cold run compiled (the check itself would be vacuous)"
+    assert warm["xdsl"] == [] and not warm["registry"]
+    assert all(misses == 0 for _hits, misses in warm["cache"].values()), warm["cache"]
+
+
+def test_the_marker_of_this_code(tmp_path):
+    env = {"GPURUNNER_CACHE_DIR": str(tmp_path / "cache")}
+    assert not cache.has_entries_of_this_code(env)
+    cache.put_json("opt", env, cache.make_key("opt", ["marker test"]), [0, "x", ""])
+    assert cache.has_entries_of_this_code(env)
+    assert not cache.has_entries_of_this_code({"GPURUNNER_CACHE_DIR": ""})
