@@ -37,6 +37,11 @@ DEFAULT_ARCH = "sm_90"
 _lock = threading.Lock()
 _initialized = False
 
+# 32-bit shared/constant/local pointers for the kernels we generate (see target_machine).
+# Off until measured on hardware: the PTX assembles (ptxas, test/cuda), but no GPU has run
+# it yet; GPURUNNER_NVPTX_SHORT_PTR=1 turns it on for that check.
+SHORT_POINTERS = os.environ.get("GPURUNNER_NVPTX_SHORT_PTR", "") == "1"
+
 
 class PTXError(RunnerError):
     """LLVM could not turn a kernel module into PTX (a bug of ours, reported with context)."""
@@ -54,12 +59,13 @@ def _init() -> None:
 
 @cache
 def target_machine(arch: str = DEFAULT_ARCH, opt: int = 3, features: str = "",
-                   short_ptr: bool = True) -> llvm.TargetMachine:
+                   short_ptr: bool = SHORT_POINTERS) -> llvm.TargetMachine:
     """An NVPTX target machine for ``sm_XY`` (LLVM picks the lowest PTX ISA that has it,
     unless ``features`` asks for one, e.g. ``+ptx80``).
 
     ``short_ptr``: 32-bit shared, constant and local pointers (LLVM's
-    ``-nvptx-short-ptr``), as nvcc makes them, for the kernels we generate: a shared
+    ``-nvptx-short-ptr``), as nvcc makes them, for the kernels we generate (while
+    :data:`SHORT_POINTERS` is on): a shared
     address is then the CTA-local offset itself, without the 64-bit window arithmetic
     (on sm_90, a read of the cluster CTA id) around each access.  LLVM IR from
     elsewhere (offload bitcode) keeps 64-bit pointers, the layout it was made for.
@@ -72,7 +78,7 @@ def target_machine(arch: str = DEFAULT_ARCH, opt: int = 3, features: str = "",
 
 
 @cache
-def data_layout(short_ptr: bool = True) -> str:
+def data_layout(short_ptr: bool = SHORT_POINTERS) -> str:
     return str(target_machine(DEFAULT_ARCH, short_ptr=short_ptr).target_data)
 
 
@@ -173,7 +179,7 @@ def _libdevice_bytes() -> bytes:
 _libdevice_modules: dict[bool, llvm.ModuleRef] = {}
 
 
-def _libdevice_copy(short_ptr: bool = True) -> llvm.ModuleRef:
+def _libdevice_copy(short_ptr: bool = SHORT_POINTERS) -> llvm.ModuleRef:
     """A fresh copy of libdevice to link (linking consumes its module)."""
     layout = data_layout(short_ptr)
     with _lock:
@@ -201,7 +207,7 @@ def needs_libdevice(module: llvm.ModuleRef) -> bool:
 # --------------------------------------------------------------------------- compilation
 def compile_ptx(ir_text: str, arch: str = DEFAULT_ARCH, *, kernels: list[str] | None = None,
                 opt: int = 3, name: str = "kernels", features: str = "",
-                short_ptr: bool = True) -> str:
+                short_ptr: bool = SHORT_POINTERS) -> str:
     """LLVM IR of one kernel module -> PTX text for ``arch``.
 
     ``kernels``: the entry points to keep visible (default: every function with
