@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# GPU checks of branch gpuperf13: gpu.all_reduce speed and exactness, the wgmma GEMM
-# against cuBLAS, and the sm80 nvgpu ops (mma.sync, ldmatrix, cp.async) on a GPU.
+# GPU checks of issue 13: gpu.all_reduce speed and exactness, the wgmma GEMM against
+# cuBLAS, the sm80 nvgpu ops (mma.sync, ldmatrix, cp.async), and 32-bit shared pointers
+# (GPURUNNER_NVPTX_SHORT_PTR=1) on a GPU.  bench/gpu_reduction_variants.py times PTX
+# variants of the reduction kernel against NVRTC (--prepare them here first).
 #
 #   bash bench/gpu_check_gpuperf.sh --prepare   # where LLVM 22 is (no GPU): fills the
 #                                               # git-ignored bench/work/ (carry it)
@@ -107,5 +109,17 @@ if [ -d "$UP" ]; then
 else
   echo "SKIP upstream all-reduce tests: $UP not found"
 fi
+# 5. 32-bit shared pointers (GPURUNNER_NVPTX_SHORT_PTR=1, off by default until this passes):
+#    every project GPU program, and the kernel bench with them (all_reduce ratio).
+GPURUNNER_NVPTX_SHORT_PTR=1 timeout 600 "$PY" -m pytest "${PLUGIN[@]}" -p no:cacheprovider -q -rA \
+  -n 8 --gpurunner-gpu=require integration_test/gpu integration_test/cpu > "$LOG.part" 2>&1
+cat "$LOG.part" >> "$LOG"
+grep -E "^(FAILED|ERROR) " "$LOG.part" | sed -E 's/^(FAILED|ERROR) /FAIL short-ptr /'
+grep -qE "^[0-9]+ passed" <(tail -1 "$LOG.part") && ! grep -qE "failed|error" <(tail -1 "$LOG.part") \
+  && echo "PASS short-ptr project GPU programs: $(tail -1 "$LOG.part")" \
+  || echo "FAIL short-ptr project GPU programs: $(tail -1 "$LOG.part")"
+GPURUNNER_NVPTX_SHORT_PTR=1 timeout 300 "$PY" bench/gpu_kernels.py --parts kernels \
+  --out "$LOGDIR/gpu-kernels-shortptr.md" --json "$LOGDIR/gpu-kernels-shortptr.json" >> "$LOG" 2>&1
+grep -E "^\| (block|the same)" "$LOGDIR/gpu-kernels-shortptr.md" 2>/dev/null | sed 's/^/INFO short-ptr /'
 rm -f "$LOG.part"
 echo "log: $LOG"
