@@ -173,6 +173,7 @@ def _runner_error():
 def dump_one(record: dict, out: Path) -> None:
     from runner_core.cli import parse_args
     from runner_core.codegen import bounds
+    from runner_core.runtime.bounds_state import requested
     from runner_core.toolapi import recursion_headroom
 
     engine, lower_host, cpu_kernel_ir, cuda_image, parse_image, compile_ptx = _api()
@@ -180,7 +181,7 @@ def dump_one(record: dict, out: Path) -> None:
     opts, _path, _flags = parse_args(record["argv"][1:])
     opts.filename = record["filename"]
     env = record["env"]
-    check_bounds = bounds.requested(opts.bounds_check, env)
+    check_bounds = requested(opts.bounds_check, env)
     pipeline = opts.pass_pipeline if opts.pass_pipeline is not None else engine.default_pipeline()
     options = {"opt_level": opts.opt_level, bounds.OPTION: check_bounds}
     with recursion_headroom():

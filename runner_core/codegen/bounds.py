@@ -36,7 +36,7 @@ violation wins; later ones, e.g. other kernel threads, do not overwrite it),
 and call the core runtime's ``_gpurunner_assert_fail``: the same unwinding a
 failing ``cf.assert`` uses, so the program stops at once on every path (entry
 point, async bodies, kernel worker threads) and the process survives.  The
-engine then reports the recorded message (:func:`take_violation`) instead of
+engine then reports the recorded message (``runtime.bounds_state.take_violation``) instead of
 the generic assertion text.  The slot's address is a constant in the
 generated code: kernel modules of the CPU backend are linked by their
 provider against a fixed import table, and a constant needs no linking.
@@ -54,13 +54,7 @@ import llvmlite.ir as ir
 from xdsl.dialects import builtin as b
 
 from runner_core.ir.locations import op_location
-from runner_core.runtime.bounds_state import (  # noqa: F401 - the run-time side, re-exported
-    ENV,
-    begin_run,
-    first_violation_address,
-    requested,
-    take_violation,
-)
+from runner_core.runtime.bounds_state import first_violation_address
 
 from . import memref_desc as md
 from .gpu_device_hooks import HOOKS_OPTION, block_id, current_gpu_func, thread_id
