@@ -5,9 +5,12 @@
 
 ``--prepare`` writes the generated ``block_sum`` kernel of ``bench/gpu_kernels.py`` as
 PTX (``current.ptx``), the same with 32-bit shared-memory pointers
-(``short_ptr.ptx``: LLVM's ``-nvptx-short-ptr``), and the hand-written CUDA through
+(``short_ptr.ptx``: ``GPURUNNER_NVPTX_SHORT_PTR=1``), and the hand-written CUDA through
 ``nvcc -ptx`` (``hand_nvcc.ptx``: the same JIT path as ours), plus any ``*.ptx`` already
-in DIR (variants made by hand for the experiment).  On the GPU each PTX is linked by
+in DIR (variants made by hand for the experiment: ``straight.ptx`` and
+``straight_short.ptx`` were made with ``gpu_device_sync._one_round`` cut down to its
+``whole_subgroups()`` path, a local edit not kept, i.e. what a kernel specialised for
+block sizes that are multiples of 32 would run).  On the GPU each PTX is linked by
 the driver as the runner links its kernels and timed against NVRTC's cubin of the
 hand-written kernels in the same interleaved run (``gpu_kernels.time_pair``); every
 result is checked against numpy first.  Prints one line per variant.
@@ -27,10 +30,6 @@ sys.path.insert(0, str(HERE.parent))
 
 
 def _generated_ptx(short_ptr: bool) -> str:
-    import llvmlite.binding as llvm
-
-    if short_ptr:
-        llvm.set_option("", "-nvptx-short-ptr")
     import gpu_kernels as g
 
     from runner_core.backends.cuda import compiler, nvptx
@@ -39,17 +38,20 @@ def _generated_ptx(short_ptr: bool) -> str:
     module = parse_source(g.GENERATED, "bench_kernels.mlir")
     (gm,) = [op for op in module.body.block.ops if op.name == "gpu.module"]
     km = compiler.kernel_ir(gm, filename="bench_kernels.mlir")
-    return nvptx.compile_ptx(str(km.module), "sm_90", kernels=["block_sum"])
+    return nvptx.compile_ptx(str(km.module), "sm_90", kernels=["block_sum"],
+                             short_ptr=short_ptr)
 
 
 def prepare(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for name, short in (("current", False), ("short_ptr", True)):
-        # One process per variant: LLVM options cannot be unset.
+        # A fresh process per variant: the kernel IR is built for the data layout that
+        # GPURUNNER_NVPTX_SHORT_PTR selects when runner_core is imported.
         code = (f"import sys; sys.path[:0] = [{str(HERE)!r}, {str(HERE.parent)!r}]; "
                 f"import gpu_reduction_variants as v; "
                 f"open({str(out / (name + '.ptx'))!r}, 'w').write(v._generated_ptx({short}))")
-        subprocess.run([sys.executable, "-c", code], check=True)
+        env = {**os.environ, "GPURUNNER_NVPTX_SHORT_PTR": "1" if short else "0"}
+        subprocess.run([sys.executable, "-c", code], check=True, env=env)
     import gpu_kernels as g
 
     cu = out / "hand.cu"
