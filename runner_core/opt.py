@@ -284,14 +284,14 @@ def _key(text: str, filename: str, o: Options) -> str:
     return cache.make_key("opt", [repr(replace(o, inputs=[], output=None)), filename, text])
 
 
-def _cached(text: str, filename: str, o: Options, env: Mapping[str, str],
-            info: dict) -> tuple[int, str | None, str] | None:
+def _cached(key: str, env: Mapping[str, str], info: dict) -> tuple[int, str | None, str] | None:
     """The answer kept for this input, if any.  A kept answer implies that its options
-    passed :func:`_check_passes` and :func:`_build_spec` (refusals there are not kept)."""
+    passed :func:`_check_passes` and :func:`_build_spec` (their refusals are kept apart,
+    under the command line alone: :func:`_checked_spec`)."""
     from runner_core import cache
 
     before = cache.counters()
-    hit = cache.get_json("opt", env, _key(text, filename, o))
+    hit = cache.get_json("opt", env, key)
     info["cache"] = cache.delta(before)
     if isinstance(hit, list) and len(hit) == 3:
         return int(hit[0]), hit[1], str(hit[2])
@@ -324,13 +324,12 @@ def _checked_spec(o: Options, env: Mapping[str, str], info: dict):
         raise
 
 
-def _compute(text: str, filename: str, o: Options, spec, env: Mapping[str, str],
+def _compute(key: str, text: str, filename: str, o: Options, spec, env: Mapping[str, str],
              info: dict) -> tuple[int, str | None, str]:
     """(exit code, output or None, diagnostics) for one input, computed and kept."""
     from runner_core import cache
 
     before = cache.counters()
-    key = _key(text, filename, o)
     err: list[str] = []
     try:
         if o.split_input:
@@ -380,13 +379,14 @@ def _tool_main(argv: list[str], stdin: bytes, env: Mapping[str, str], cwd: str) 
             except OSError as e:
                 unreadable = UsageError(f"error: could not open input file '{src}': "
                                         f"{e.strerror}")
-        answer = None if unreadable else _cached(text, filename, o, env, info)
+        key = _key(text, filename, o)
+        answer = None if unreadable else _cached(key, env, info)
         if answer is None:
             # mlir-opt's order: the command line's errors before the input's.
             spec = _checked_spec(o, env, info)
             if unreadable is not None:
                 raise unreadable
-            answer = _compute(text, filename, o, spec, env, info)
+            answer = _compute(key, text, filename, o, spec, env, info)
         code, out, errors = answer
         err.append(errors)
         if out is None:
