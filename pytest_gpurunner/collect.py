@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from . import gating, recorded, repeat, report, script
+from . import collect_cache, gating, recorded, repeat, report, script
 from .executor import NotPicklable
 from .job import Job, JobResult, RunLine, ToolTable
 from .session import state_of
@@ -38,15 +38,12 @@ def _resolved(rootdir: Path) -> Path:
     return rootdir.resolve()  # once a session, not once a test file
 
 
-def _tmp_paths(session_state, path: Path) -> tuple[Path, Path]:
-    """The test's own directory and lit's ``tmpBase`` in it (``%t`` = tmpBase + ".tmp")."""
-    settings = session_state.settings
+def _tmp_rel(rootdir: Path, path: Path) -> Path:
+    """The test's own directory relative to the session's temporary root."""
     try:
-        rel = path.resolve().relative_to(_resolved(settings.rootdir))
+        return path.resolve().relative_to(_resolved(rootdir))
     except ValueError:
-        rel = Path("_outside_rootdir") / re.sub(r"[^A-Za-z0-9_.-]", "_", str(path.resolve()))
-    test_dir = session_state.tmp_base() / rel
-    return test_dir, test_dir / path.name
+        return Path("_outside_rootdir") / re.sub(r"[^A-Za-z0-9_.-]", "_", str(path.resolve()))
 
 
 class MlirItem(pytest.Item):
@@ -59,22 +56,19 @@ class MlirItem(pytest.Item):
         self.skip_location: tuple[str, int] | None = None  # see _skip
         self.lines: list[RunLine] = []
         self.local: LocalConfig = self.state.local_config(self, self.path.parent)
-        self.test_dir, self.tmp_base = _tmp_paths(self.state, self.path)
+        self._rel = _tmp_rel(settings.rootdir, self.path)
+        self.test_dir = self.state.tmp_base() / self._rel
+        self.tmp_base = self.test_dir / self.path.name
+        features = settings.features | self.local.features
+        (self.parsed, self.lines, self.problem), self.collect_lookup = collect_cache.collected(
+            {**os.environ, **settings.environment}, self.state.tmp_base(), self.path,
+            [repr(sorted(features)), repr(self.local.substitutions),
+             repr(settings.recursion_limit), str(self._rel)],
+            lambda root: self._directives(root, features))
         texts: list[str] = []
-        try:
-            self.parsed = script.parse_file(str(self.path))
-        except script.DirectiveError as err:
-            self.problem = f"{self.path}: malformed directives: {err}"
         if self.parsed is not None:
             texts = [source for _, _, source in self.parsed.run_lines]
-            if not self.parsed.has_run_lines:
-                self.problem = f"{self.path}: Test has no 'RUN:' line"
-            else:
-                try:
-                    self.lines = self._expand(settings.features | self.local.features)
-                    texts += [line.command for line in self.lines]
-                except script.ScriptError as err:
-                    self.problem = f"{self.path}: {err}"
+            texts += [line.command for line in self.lines]
         names = [n for line in self.lines for n in gating.command_names(line.tree)]
         if not self.lines and self.parsed is not None:
             names = [m.group(1) for t in texts for m in re.finditer(r"(?:^|\|)\s*([\w.+-]+)", t)]
@@ -90,10 +84,22 @@ class MlirItem(pytest.Item):
 
     # -- preparation ---------------------------------------------------------------
 
-    def _expand(self, features: set[str]) -> list[RunLine]:
-        subs = script.substitution_list(str(self.path), str(self.tmp_base),
-                                        self.local.substitutions)
-        return script.expand(self.parsed, subs, features, self.state.settings.recursion_limit)
+    def _directives(self, root: Path, features: set[str]) -> collect_cache.Collected:
+        """(parsed directives, RUN lines after substitution, what makes the test
+        UNRESOLVED) with the session's temporary root at ``root``."""
+        try:
+            parsed = script.parse_file(str(self.path))
+        except script.DirectiveError as err:
+            return None, [], f"{self.path}: malformed directives: {err}"
+        if not parsed.has_run_lines:
+            return parsed, [], f"{self.path}: Test has no 'RUN:' line"
+        tmp_base = root / self._rel / self.path.name
+        subs = script.substitution_list(str(self.path), str(tmp_base), self.local.substitutions)
+        try:
+            return parsed, script.expand(parsed, subs, features,
+                                         self.state.settings.recursion_limit), None
+        except script.ScriptError as err:
+            return parsed, [], f"{self.path}: {err}"
 
     def _job(self, backend: str) -> Job:
         settings = self.state.settings
@@ -124,6 +130,10 @@ class MlirItem(pytest.Item):
         settings = self.state.settings
         self.user_properties.append(("gpurunner_kind",
                                      "integration" if self.kind.integration else "unit"))
+        lookups: dict[str, list[int]] = {}
+        if self.collect_lookup is not None:
+            lookups[collect_cache.KIND] = list(self.collect_lookup)
+            self.user_properties.append(("gpurunner_cache", lookups))
         if self.local.unsupported:  # lit does not even parse such tests
             self._skip("UNSUPPORTED: the directory's conftest marks its tests unsupported")
         if self.problem is not None:
@@ -182,9 +192,10 @@ class MlirItem(pytest.Item):
             self.user_properties.append(("gpurunner_attempts", attempts))
         if result.stages:
             self.user_properties.append(("gpurunner_stages", _stage_names(result)))
-            lookups = _cache_lookups(result)
-            if lookups:
+            more = _cache_lookups(result)
+            if more and not lookups:
                 self.user_properties.append(("gpurunner_cache", lookups))
+            lookups.update(more)
         if result.status == "pass":
             self._verbose_section(result)
             self._cleanup()

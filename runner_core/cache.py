@@ -44,7 +44,7 @@ from collections.abc import Iterable, Mapping
 
 FORMAT_VERSION = "1"
 ENV_VAR = "GPURUNNER_CACHE_DIR"
-KINDS = ("opt", "frontend", "object", "filecheck")
+KINDS = ("opt", "frontend", "object", "filecheck", "collect")
 _MEMORY_ENTRIES = 256  # per kind, in this process
 
 _TOUCH_AFTER_S = 86400  # a hit refreshes its entry's mtime at most once a day
@@ -119,13 +119,13 @@ def code_fingerprint() -> str:
                 continue
             h.update(f"{os.path.relpath(path, root)}:{digest}\n".encode())
     for package in ("xdsl", "llvmlite"):
-        h.update(f"{package}:{_distribution_identity(package)}\n".encode())
+        h.update(f"{package}:{distribution_identity(package)}\n".encode())
     h.update(sys.version.encode())
     _fingerprint = h.hexdigest()
     return _fingerprint
 
 
-def _distribution_identity(package: str) -> str:
+def distribution_identity(package: str) -> str:
     """An installed library by content, without importing it (a FileCheck in process needs
     no xDSL) nor ``importlib.metadata`` (~0.2 s): the name of its ``.dist-info`` (name
     and version) and its RECORD, which lists a hash of every file of the wheel; where

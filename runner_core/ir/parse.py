@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AnyFloat,
     FileLineColLoc,
     IntAttr,
@@ -147,6 +148,9 @@ _NO_DEFAULT_DIALECT = frozenset({"async.execute", "gpu.launch"})
 _OP_NAME = re.compile(r'"?([A-Za-z_][\w$.]*)')
 
 
+_DENSE_LITERAL_TYPE = None  # xDSL's constraint on a dense literal's type, built once
+
+
 class _LocatingParser(Parser):
     """xDSL's parser, attaching a file:line:col location to every op it builds."""
 
@@ -232,6 +236,30 @@ class _LocatingParser(Parser):
         if space is None:
             return MemRefType(elem, shape, layout)
         return MemRefType(elem, shape, layout, space)
+
+    def _parse_dense_literal_type(self):
+        """xDSL's check of a `dense<...>` literal's type, with its constraint built once:
+        xDSL builds it for every literal, a tenth of parsing a program of constants."""
+        global _DENSE_LITERAL_TYPE
+        if _DENSE_LITERAL_TYPE is None:
+            from xdsl.dialects.builtin import (
+                AnyFloat,
+                ComplexType,
+                IndexType,
+                IntegerType,
+                RankedStructure,
+            )
+            from xdsl.irdl import base
+
+            _DENSE_LITERAL_TYPE = base(
+                RankedStructure[IntegerType | IndexType | AnyFloat | ComplexType])
+        type = self.expect(self.parse_optional_type, "Dense attribute must be typed!")
+        if not _DENSE_LITERAL_TYPE.verifies(type):
+            self.raise_error("Expected memref, vector or tensor type of "
+                             "integer, index, float, or complex type")
+        if any(dim == DYNAMIC_INDEX for dim in list(type.get_shape())):
+            self.raise_error("Dense literal attribute should have a static shape.")
+        return type
 
     def _parse_stride_value(self) -> int | None:
         if self.parse_optional_punctuation("?") is not None:

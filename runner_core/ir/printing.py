@@ -43,15 +43,15 @@ class MlirPrinter(Printer):
         # `default` regions of scf.index_switch: an operand-less scf.yield is implicit there.
         self._switch_defaults: set[int] = set()
         # Affine maps of a printed module: their `#map`, `#map1`, ... aliases (MLIR's
-        # AliasInitializer: in the order a first printing meets them); `_seen` collects
-        # them during that first printing.
+        # AliasInitializer: in the order the printing meets them).  `_map_alias` is None
+        # outside a module's printing (a lone op or attribute prints maps in full).
         self._apply_operands = False
-        self._map_alias: dict[AffineMapAttr, str] = {}
-        self._seen: list[AffineMapAttr] | None = None
+        self._map_alias: dict[AffineMapAttr, str] | None = None
 
     def print_op(self, op: Operation) -> None:
-        if not self._named and self._seen is None and op.name == "builtin.module":
-            self._print_map_aliases(op)
+        if not self._named and self._map_alias is None and op.name == "builtin.module":
+            self._print_module_with_aliases(op)
+            return
         if not self._named:  # the outermost op: name every value as mlir-opt would
             self._named = True
             values, blocks = assign_names(op, generic=self.print_generic_format)
@@ -109,19 +109,25 @@ class MlirPrinter(Printer):
     def print_op_attributes(self, attributes, **kwargs) -> bool:
         return super().print_op_attributes(dict(sorted(attributes.items())), **kwargs)
 
-    def _print_map_aliases(self, module: Operation) -> None:
-        """`#map = affine_map<...>` lines before the module, as mlir-opt prints them."""
-        probe = MlirPrinter(stream=io.StringIO(), print_generic_format=self.print_generic_format)
-        probe._seen = []
-        probe.print_op(module)
-        for i, m in enumerate(probe._seen):
-            self._map_alias[m] = f"#map{i or ''}"
-            self.print_string(f"{self._map_alias[m]} = {affine_map_text(m.data)}\n")
+    def _print_module_with_aliases(self, module: Operation) -> None:
+        """The module, then its `#map = affine_map<...>` lines put before it, as mlir-opt
+        prints them.  A map is named where the printing first meets it, so one printing
+        gives both the names and their order."""
+        start = self.stream.tell()
+        self._map_alias = {}
+        self.print_op(module)
+        if self._map_alias:
+            header = "".join(f"{name} = {affine_map_text(m.data)}\n"
+                             for m, name in self._map_alias.items())
+            self.stream.seek(start)
+            body = self.stream.read()
+            self.stream.seek(start)
+            self.stream.write(header + body)
 
     def _print_memref_int_space(self, memref: MemRefType) -> None:
         """`memref<4xf32, 3>`: MLIR prints an i64 memory space without its type."""
         probe = MlirPrinter(stream=io.StringIO(), print_generic_format=self.print_generic_format)
-        probe._map_alias, probe._seen = self._map_alias, self._seen
+        probe._map_alias = self._map_alias
         MlirPrinter.__mro__[1].print_attribute(probe, memref)
         text = probe.stream.getvalue()
         suffix = f", {memref.memory_space.value.data} : i64>"
@@ -131,10 +137,13 @@ class MlirPrinter(Printer):
 
     def print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, AffineMapAttr):
-            if self._seen is not None and attribute not in self._seen:
-                self._seen.append(attribute)
+            if self._map_alias is None:
+                self.print_string(affine_map_text(attribute.data))
+                return
             alias = self._map_alias.get(attribute)
-            self.print_string(alias if alias else affine_map_text(attribute.data))
+            if alias is None:
+                alias = self._map_alias[attribute] = f"#map{len(self._map_alias) or ''}"
+            self.print_string(alias)
             return
         if (isinstance(attribute, MemRefType) and isinstance(attribute.memory_space, IntegerAttr)
                 and attribute.memory_space.type == i64):

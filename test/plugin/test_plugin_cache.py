@@ -2,9 +2,12 @@
 a changed program is compiled again, the worker starts before the first test needs it."""
 
 import re
+import tempfile
 
 import pytest
 from plugin_session import run
+
+from runner_core.cache import STORES
 
 PROGRAM = """\
 // RUN: mlir-opt %s -convert-func-to-llvm -convert-arith-to-llvm -reconcile-unrealized-casts \\
@@ -46,7 +49,7 @@ def test_a_warm_second_run_compiles_nothing_and_a_change_is_compiled_again(
     second = run(project, *args)
     second.assert_outcomes(passed=1)
     assert cache_line(second) == {"opt": (1, 1), "frontend": (1, 1), "object": (1, 1),
-                                  "filecheck": (1, 1)}
+                                  "filecheck": (1, 1), "collect": (1, 1)}
     second.stdout.fnmatch_lines(["*mlir-opt[[]embedded *ms cached] | mlir-runner[[]embedded "
                                  "*ms cached] | FileCheck[[]embedded *ms cached]*"])
 
@@ -179,16 +182,109 @@ def test_what_the_run_line_gets_from_outside_the_file_is_in_the_keys(
     again = run(project, *args)
     again.assert_outcomes(passed=1)
     assert cache_line(again) == {"opt": (1, 1), "frontend": (1, 1), "object": (1, 1),
-                                 "filecheck": (1, 1)}
+                                 "filecheck": (1, 1), "collect": (1, 1)}
 
     ini("gpurunner_substitutions =\n    %olevel = -O0\n")
     result = run(project, *args)
     result.assert_outcomes(passed=1)
     seen = cache_line(result)
     assert seen["opt"] == (1, 1) and seen["frontend"] == (0, 1) and seen["filecheck"] == (1, 1)
+    assert seen["collect"] == (0, 1)  # the substitution changed what the RUN line became
 
     monkeypatch.setenv("FILECHECK_OPTS", "--check-prefix=NOPE")
     result = run(project, *args)
     result.assert_outcomes(failed=1)
     assert cache_line(result)["filecheck"] == (0, 1)
     result.stdout.fnmatch_lines(["*no check strings found with prefix*NOPE*"])
+
+
+ROOTS = """
+from pytest_gpurunner.collect_cache import STAND_IN
+
+
+def pytest_collection_finish(session):
+    for item in session.items:
+        root = str(item.state.tmp_base())
+        commands = [line.command for line in item.lines]
+        print(f"\\n{item.name}: this run's root in every command: "
+              f"{all(root in c for c in commands)}; stand-in left: "
+              f"{any(STAND_IN in c for c in commands)}")
+"""
+
+USES_T = """\
+// RUN: echo %{word} > %t && cat %t | FileCheck %s
+// RUN: rm %t && mkdir -p %t.d && echo %t.d
+// CHECK: hello
+"""
+
+
+def test_a_kept_collection_gets_this_run_s_temporary_root(project, integration, tmp_path):
+    """What collection made of a file is kept, but `%t` is under each run's own root: a
+    kept command naming the last run's (removed) directory would fail, or write where
+    another run reads."""
+    project.makeconftest(ROOTS)
+    project.makeini("[pytest]\ngpurunner_substitutions =\n    %{word} = hello\n")
+    (integration / "t.mlir").write_text(USES_T)
+    args = ("-v", "-s", f"--gpurunner-cache-dir={tmp_path / 'cache'}")
+    for lookup in ((0, 1), (1, 1)):
+        result = run(project, *args)
+        result.assert_outcomes(passed=1)
+        assert cache_line(result)["collect"] == lookup
+        result.stdout.fnmatch_lines(["t: this run's root in every command: True; "
+                                     "stand-in left: False"])
+
+    # What decides the expansion is part of the key: a new substitution is a miss (a
+    # stale expansion would echo `hello` and fail the new CHECK line), and so is an edit.
+    project.makeini("[pytest]\ngpurunner_substitutions =\n    %{word} = bye\n")
+    (integration / "t.mlir").write_text(USES_T.replace("// CHECK: hello", "// CHECK: bye"))
+    result = run(project, *args)
+    result.assert_outcomes(passed=1)
+    assert cache_line(result)["collect"] == (0, 1)
+    (integration / "t.mlir").write_text(USES_T.replace("%{word}", "edited").replace("hello",
+                                                                                   "edited"))
+    result = run(project, *args)
+    result.assert_outcomes(passed=1)
+    assert cache_line(result)["collect"] == (0, 1)
+
+
+def test_an_unresolved_test_stays_unresolved_from_the_kept_collection(
+        project, integration, tmp_path):
+    (integration / "bad.mlir").write_text("// RUN: echo %t %nobody_defined_this\n")
+    for _ in range(2):
+        result = run(project, "-v", f"--gpurunner-cache-dir={tmp_path / 'cache'}")
+        result.assert_outcomes(failed=1)
+        result.stdout.fnmatch_lines(["*UNRESOLVED*unknown substitution %nobody_defined_this*"])
+        assert "gpurunner-session-root" not in result.stdout.str()
+
+
+def test_a_temporary_root_lit_would_rewrite_is_collected_directly(
+        project, integration, tmp_path, monkeypatch):
+    """A root with a '.' (which `%{/t:regex_replacement}` escapes) cannot stand in for
+    another: such a run collects each file itself and keeps nothing."""
+    dotted = tmp_path / "tmp.d"
+    dotted.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(dotted))
+    project.makeconftest(ROOTS)
+    project.makeini("[pytest]\ngpurunner_substitutions =\n    %{word} = hello\n")
+    (integration / "t.mlir").write_text(USES_T)
+    cache = tmp_path / "cache"
+    for _ in range(2):
+        result = run(project, "-v", "-s", f"--gpurunner-cache-dir={cache}")
+        result.assert_outcomes(passed=1)
+        assert "collect" not in cache_line(result)
+        result.stdout.fnmatch_lines(["t: this run's root in every command: True; "
+                                     "stand-in left: False"])
+    assert not (cache / "collect").exists()
+
+
+def test_a_damaged_collection_entry_is_a_miss(project, integration, tmp_path):
+    (integration / "t.mlir").write_text(USES_T.replace("%{word}", "hello"))
+    cache = tmp_path / "cache"
+    run(project, "-v", f"--gpurunner-cache-dir={cache}").assert_outcomes(passed=1)
+    entries = [p for p in (cache / "collect").rglob("*") if p.is_file()]
+    assert len(entries) == 1
+    entries[0].write_bytes(b"not a pickle")
+    STORES["collect"].clear_memory()
+    result = run(project, "-v", f"--gpurunner-cache-dir={cache}")
+    result.assert_outcomes(passed=1)
+    assert cache_line(result)["collect"] == (0, 1)
