@@ -50,9 +50,9 @@ def test_an_edit_that_keeps_size_and_mtime_is_a_new_fingerprint(tmp_path, monkey
 
 
 def test_the_libraries_enter_the_fingerprint_by_version_and_record():
-    xdsl = cache._distribution_identity("xdsl")
+    xdsl = cache.distribution_identity("xdsl")
     assert xdsl.startswith("xdsl-") and ".dist-info:" in xdsl
-    assert cache._distribution_identity("no_such_package_here") == "absent"
+    assert cache.distribution_identity("no_such_package_here") == "absent"
 
 
 def test_keys_differ_by_kind_and_by_every_part():
