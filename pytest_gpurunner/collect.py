@@ -61,7 +61,7 @@ class MlirItem(pytest.Item):
         self.tmp_base = self.test_dir / self.path.name
         features = settings.features | self.local.features
         (self.parsed, self.lines, self.problem), self.collect_lookup = collect_cache.collected(
-            {**os.environ, **settings.environment}, self.state.tmp_base(), self.path,
+            self.state.cache_environment(), self.state.tmp_base(), self.path,
             [repr(sorted(features)), repr(self.local.substitutions),
              repr(settings.recursion_limit), str(self._rel)],
             lambda root: self._directives(root, features))

@@ -18,6 +18,7 @@ of its tool call (contract 3 in docs/design.md), never from an edited command.
 
 from __future__ import annotations
 
+import functools
 import os
 import platform
 import re
@@ -150,17 +151,22 @@ class Classification:
     reasons: list[str]
 
 
+@functools.lru_cache(maxsize=64)
+def _resolved_base(rootdir: Path, entry: str) -> Path:
+    """An integration path, resolved once a session (not once a test file)."""
+    base = Path(entry)
+    return (base if base.is_absolute() else rootdir / base).resolve()
+
+
 def classify(path: Path, rootdir: Path, texts: list[str], names: list[str],
              requires_gpu_feature: bool, integration_paths: list[str],
              runner_tools: set[str]) -> Classification:
     reasons = []
     integration = False
+    resolved = path.resolve()
     for entry in integration_paths:
-        base = Path(entry)
-        if not base.is_absolute():
-            base = rootdir / base
         try:
-            path.resolve().relative_to(base.resolve())
+            resolved.relative_to(_resolved_base(rootdir, entry))
         except ValueError:
             continue
         integration = True

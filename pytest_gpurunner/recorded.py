@@ -58,7 +58,7 @@ def _words(command: Command) -> list[str]:
 def recorded_passes(argv: list[str]) -> list[str]:
     """The upstream lowerings an embedded ``mlir-opt`` command line would record."""
     try:
-        from runner_core.passes.pipeline import PassError, parse_pipeline_tree
+        from runner_core.passes.pipeline_text import PassError, parse_pipeline_tree
         from runner_core.passes.registry import is_deferred
     except ImportError:  # no embedded mlir-opt here: nothing is recorded
         return []

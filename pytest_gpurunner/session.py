@@ -30,6 +30,7 @@ class SessionState:
         self.config = config
         self.settings = resolved
         self._tmp: Path | None = None
+        self._cache_env: dict[str, str] | None = None
         self._locals: dict[Path, settings.LocalConfig] = {}
         self._inprocess = InProcessExecutor()
         self._worker: WorkerExecutor | None = None
@@ -40,6 +41,13 @@ class SessionState:
         self.interrupts.on_stop = self.remove_unkept
         self.announced: Path | None = None  # an xdist worker's pid file (see interrupts)
         self.gpu_counts = {"gpu": 0, "emulated": 0, "system": 0, "skipped": 0, "missing": 0}
+
+    def cache_environment(self) -> dict[str, str]:
+        """The environment that locates the caches (``GPURUNNER_CACHE_DIR`` from the
+        command line or the ini wins), built once a session for collection's look-ups."""
+        if self._cache_env is None:
+            self._cache_env = {**os.environ, **self.settings.environment}
+        return self._cache_env
 
     def tmp_base(self) -> Path:
         if self._tmp is None:

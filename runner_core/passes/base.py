@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
-
-from xdsl.context import Context
-from xdsl.ir import Operation
+from typing import TYPE_CHECKING, Protocol
 
 from runner_core.errors import RunnerError
+
+if TYPE_CHECKING:  # annotations only: the plug-in reads pipelines without xDSL
+    from xdsl.context import Context
+    from xdsl.ir import Operation
 
 
 class PassError(RunnerError):

@@ -208,7 +208,7 @@ def collect(module) -> list[SimOp]:
 # ---------------------------------------------------------------- pipelines
 def flatten(texts: list[str]) -> list[tuple[str, tuple[str, ...]]]:
     """Recorded pass texts -> (pass name, anchors) in order; pipelines expanded."""
-    from runner_core.passes.pipeline import NestSpec, parse_pipeline_tree
+    from runner_core.passes.pipeline_text import NestSpec, parse_pipeline_tree
 
     out: list[tuple[str, tuple[str, ...]]] = []
 
