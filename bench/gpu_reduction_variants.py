@@ -69,7 +69,7 @@ def run(folder: Path) -> None:
     import gpu_kernels as g
     import numpy as np
 
-    from runner_core.backends import cuda
+    from runner_core.backends.cuda import driver as cuda
 
     info = cuda.device_info(cuda.select_ordinal())
     ctx = cuda.context(info.ordinal)

@@ -5,6 +5,7 @@ first time to fill the cache, the second time to look at ``sys.modules``."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -43,6 +44,8 @@ CASES = {
 
 def _run(tmp_path, module, argv, stdin) -> dict:
     env = {"GPURUNNER_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
+    if "PYTHONPATH" in os.environ:  # where the libraries are (e.g. wheels unpacked there)
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     out = subprocess.run([sys.executable, "-c", SCRIPT.format(module=module, argv=argv,
                                                               stdin=stdin)],
                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
