@@ -7,6 +7,9 @@
 PTX (``current.ptx``), the same with 32-bit shared-memory pointers
 (``short_ptr.ptx``: ``GPURUNNER_NVPTX_SHORT_PTR=1``), and the hand-written CUDA through
 ``nvcc -ptx`` (``hand_nvcc.ptx``: the same JIT path as ours), plus any ``*.ptx`` already
+in DIR, and the kernel as gpu-kernel-outlining marks one launched with constant sizes
+(``known256.ptx``: ``known_block_size = array<i32: 256, 1, 1>``, the size the bench
+launches), plus any ``*.ptx`` already
 in DIR (variants made by hand for the experiment: ``straight.ptx`` and
 ``straight_short.ptx`` were made with ``gpu_device_sync._one_round`` cut down to its
 ``whole_subgroups()`` path, a local edit not kept, i.e. what a kernel specialised for
@@ -29,13 +32,21 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 
-def _generated_ptx(short_ptr: bool) -> str:
+KNOWN_256 = "kernel attributes {known_block_size = array<i32: 256, 1, 1>}"
+
+
+def _generated_ptx(short_ptr: bool, known_block: bool = False) -> str:
     import gpu_kernels as g
 
     from runner_core.backends.cuda import compiler, nvptx
     from runner_core.ir.parse import parse_source
 
-    module = parse_source(g.GENERATED, "bench_kernels.mlir")
+    text = g.GENERATED
+    if known_block:  # as gpu-kernel-outlining marks a kernel launched with constant sizes
+        head = "gpu.func @block_sum(%in: memref<?xf32>, %out: memref<?xf32>) kernel"
+        assert head in text
+        text = text.replace(head, head[:-len("kernel")] + KNOWN_256)
+    module = parse_source(text, "bench_kernels.mlir")
     (gm,) = [op for op in module.body.block.ops if op.name == "gpu.module"]
     km = compiler.kernel_ir(gm, filename="bench_kernels.mlir")
     return nvptx.compile_ptx(str(km.module), "sm_90", kernels=["block_sum"],
@@ -44,12 +55,13 @@ def _generated_ptx(short_ptr: bool) -> str:
 
 def prepare(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    for name, short in (("current", False), ("short_ptr", True)):
+    for name, short, known in (("current", False, False), ("short_ptr", True, False),
+                               ("known256", False, True)):
         # A fresh process per variant: the kernel IR is built for the data layout that
         # GPURUNNER_NVPTX_SHORT_PTR selects when runner_core is imported.
         code = (f"import sys; sys.path[:0] = [{str(HERE)!r}, {str(HERE.parent)!r}]; "
                 f"import gpu_reduction_variants as v; "
-                f"open({str(out / (name + '.ptx'))!r}, 'w').write(v._generated_ptx({short}))")
+                f"open({str(out / (name + '.ptx'))!r}, 'w').write(v._generated_ptx({short}, {known}))")
         env = {**os.environ, "GPURUNNER_NVPTX_SHORT_PTR": "1" if short else "0"}
         subprocess.run([sys.executable, "-c", code], check=True, env=env)
     import gpu_kernels as g
