@@ -120,6 +120,6 @@ grep -qE "^[0-9]+ passed" <(tail -1 "$LOG.part") && ! grep -qE "failed|error" <(
   || echo "FAIL short-ptr project GPU programs: $(tail -1 "$LOG.part")"
 GPURUNNER_NVPTX_SHORT_PTR=1 timeout 300 "$PY" bench/gpu_kernels.py --parts kernels \
   --out "$LOGDIR/gpu-kernels-shortptr.md" --json "$LOGDIR/gpu-kernels-shortptr.json" >> "$LOG" 2>&1
-grep -E "^\| (block|the same)" "$LOGDIR/gpu-kernels-shortptr.md" 2>/dev/null | sed 's/^/INFO short-ptr /'
+grep -E "^\| (block|the same|the image)" "$LOGDIR/gpu-kernels-shortptr.md" 2>/dev/null | sed 's/^/INFO short-ptr /'
 rm -f "$LOG.part"
 echo "log: $LOG"

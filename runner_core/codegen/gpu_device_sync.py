@@ -222,6 +222,28 @@ def all_reduce(ctx: LoweringContext, value: ir.Value, combine, op=None,
     return _two_rounds(ctx, value, combine, op)
 
 
+# Set in the options of a gpu.module's second lowering, for launches whose block size is
+# a multiple of the subgroup size (gpu_host's whole-subgroup variant, chosen at launch):
+# gpu.all_reduce then has no partial-subgroup code at all.
+WHOLE_SUBGROUPS_OPTION = "gpu.whole_subgroups"
+
+
+def whole_subgroup_kernels(gpu_module_op) -> frozenset[str]:
+    """Kernels a launch of whole subgroups runs shorter code for: a ``gpu.all_reduce`` of
+    a kind in a kernel whose block size is not declared (a declared one folds the test
+    away already).  A kernel named here whose variant turns out the same only costs one
+    more compile; a variant is launched only for block sizes it is exact for."""
+    out = set()
+    for fn in gpu_module_op.body.block.ops:
+        if fn.name != "gpu.func" or not fn.is_kernel or \
+                fn.properties.get("known_block_size") is not None:
+            continue
+        if any(o.name == "gpu.all_reduce" and o.properties.get("op") is not None
+               for o in fn.walk()):
+            out.add(fn.sym_name.data)
+    return frozenset(out)
+
+
 def identity(kind: str | None, typ: ir.Type) -> ir.Constant | None:
     """The value ``e`` with ``combine(x, e)`` equal to ``x`` bit for bit for every ``x``
     (``-0.0`` for a float sum, NaN for minnum/maxnum, which drop a NaN operand), so
@@ -354,6 +376,9 @@ def _one_round(ctx: LoweringContext, value: ir.Value, combine, op,
 
     if ident is None:
         (res,) = general()
+        return res
+    if ctx.options.get(WHOLE_SUBGROUPS_OPTION):
+        (res,) = whole_subgroups()
         return res
     whole = bld.icmp_unsigned("==", bld.and_(size, ir.Constant(I32, n - 1)), ir.Constant(I32, 0))
     (res,) = _if_else(ctx, whole, whole_subgroups, general)

@@ -66,6 +66,7 @@ from . import abi
 from . import memref_desc as md
 from .context import LoweringContext
 from .gpu_device import dynamic_smem_pad, opaque_pointer
+from .gpu_device_sync import WHOLE_SUBGROUPS_OPTION, whole_subgroup_kernels
 from .registry import Registry
 from .types import I8, I32, I64, PTR, VOID, register_type
 
@@ -114,6 +115,10 @@ class _LoadedModule:
     functions: dict[str, ir.GlobalVariable] = field(default_factory=dict)
     # Extra dynamic shared bytes a launch of each kernel gets (gpu_device.dynamic_smem_pad).
     smem_pad: dict[str, int] = field(default_factory=dict)
+    # The module lowered for block sizes that are multiples of 32, and the kernels a
+    # launch of such a size takes from it (see _declare_gpu_module).
+    variant: _LoadedModule | None = None
+    variant_kernels: frozenset[str] = frozenset()
 
 
 # --------------------------------------------------------------------- modules
@@ -126,13 +131,25 @@ def _backend(ctx: LoweringContext, op) -> DeviceCompiler:
 
 
 def _declare_gpu_module(ctx: LoweringContext, op) -> None:
-    binary = _backend(ctx, op).compile_gpu_module(op, filename=ctx.filename,
-                                                  options=dict(ctx.options))
+    """The module's image, and on a backend that runs its own JIT images
+    (``whole_subgroup_variants``) a second image for launches of whole subgroups where
+    a kernel's gpu.all_reduce would otherwise test the block size: the general code a
+    block of any size needs costs a latency-bound reduction ~5% (bench/results), so a
+    launch whose block is a multiple of 32 threads takes the variant's function."""
+    backend = _backend(ctx, op)
+    binary = backend.compile_gpu_module(op, filename=ctx.filename, options=dict(ctx.options))
     loaded = _embed(ctx, op.sym_name.data, binary)
     for k in binary.kernels:
         pad = dynamic_smem_pad(op, k)
         if pad:
             loaded.smem_pad[k] = pad
+    wanted = whole_subgroup_kernels(op) & set(binary.kernels) if getattr(
+        backend, "whole_subgroup_variants", False) else frozenset()
+    if wanted:
+        variant = backend.compile_gpu_module(
+            op, filename=ctx.filename, options={**ctx.options, WHOLE_SUBGROUPS_OPTION: True})
+        loaded.variant = _embed_blob(ctx, op.sym_name.data, variant, "whole_subgroups")
+        loaded.variant_kernels = frozenset(wanted)
 
 
 def _declare_gpu_binary(ctx: LoweringContext, op) -> None:
@@ -142,20 +159,27 @@ def _declare_gpu_binary(ctx: LoweringContext, op) -> None:
 
 
 def _embed(ctx: LoweringContext, name: str, binary: DeviceBinary) -> _LoadedModule:
+    """The module's blob embedded, registered under its symbol for launches."""
+    loaded = _embed_blob(ctx, name, binary)
+    ctx.state.setdefault(_MODULES_STATE, {})[name] = loaded
+    return loaded
+
+
+def _embed_blob(ctx: LoweringContext, name: str, binary: DeviceBinary,
+                suffix: str = "") -> _LoadedModule:
     """The blob as a private constant, and the slot its loaded module's handle goes in."""
     data = bytes(binary.blob) + b"\0"
     arr = ir.ArrayType(I8, len(data))
-    blob = ir.GlobalVariable(ctx.module, arr, ctx.module.get_unique_name(f"gpu.blob.{name}"))
+    tag = f"{name}.{suffix}" if suffix else name
+    blob = ir.GlobalVariable(ctx.module, arr, ctx.module.get_unique_name(f"gpu.blob.{tag}"))
     blob.linkage = "private"
     blob.global_constant = True
     blob.initializer = ir.Constant(arr, bytearray(data))
     blob.align = 16
-    handle = ir.GlobalVariable(ctx.module, PTR, ctx.module.get_unique_name(f"gpu.module.{name}"))
+    handle = ir.GlobalVariable(ctx.module, PTR, ctx.module.get_unique_name(f"gpu.module.{tag}"))
     handle.linkage = "internal"
     handle.initializer = ir.Constant(PTR, None)
-    loaded = _LoadedModule(name, blob, len(binary.blob), handle, frozenset(binary.kernels))
-    ctx.state.setdefault(_MODULES_STATE, {})[name] = loaded
-    return loaded
+    return _LoadedModule(name, blob, len(binary.blob), handle, frozenset(binary.kernels))
 
 
 register_module_op("gpu.module", declare=_declare_gpu_module)
@@ -224,6 +248,33 @@ def _function_handle(ctx: LoweringContext, m: _LoadedModule, kernel: str) -> ir.
         return fn
 
     return _cached_handle(ctx, gv, ("gpu.get_function", "gpu.function_ready"), get)
+
+
+def _kernel_function(ctx: LoweringContext, m: _LoadedModule, kernel: str,
+                     block: list[ir.Value]) -> ir.Value:
+    """The function a launch of ``block`` threads runs: the whole-subgroup variant's
+    when the module has one for ``kernel`` and the block size is a multiple of 32 (each
+    image is loaded on its first use only)."""
+    v = m.variant
+    if v is None or kernel not in m.variant_kernels:
+        return _function_handle(ctx, m, kernel)
+    bld = ctx.builder
+    t = block[0].type
+    threads = bld.mul(bld.mul(block[0], block[1]), block[2])
+    whole = bld.icmp_unsigned("==", bld.and_(threads, ir.Constant(t, 31)), ir.Constant(t, 0))
+    whole_b, any_b = ctx.new_block("gpu.whole_subgroups"), ctx.new_block("gpu.any_block")
+    join = ctx.new_block("gpu.kernel_chosen")
+    bld.cbranch(whole, whole_b, any_b)
+    chosen = []
+    for where, module in ((whole_b, v), (any_b, m)):
+        bld.position_at_end(where)
+        chosen.append((_function_handle(ctx, module, kernel), bld.block))
+        bld.branch(join)
+    bld.position_at_end(join)
+    fn = bld.phi(PTR)
+    for value, came_from in chosen:
+        fn.add_incoming(value, came_from)
+    return fn
 
 
 # ---------------------------------------------------------------------- streams
@@ -303,9 +354,9 @@ def _launch_func(ctx, op):
             stream_wait_for(ctx, stream, d)
     else:
         stream, temporary = _begin_async_op(ctx, op)
-    fn = _function_handle(ctx, m, kname)
     grid = [_intptr(ctx, ctx.get(v)) for v in op.grid_size]
     block = [_intptr(ctx, ctx.get(v)) for v in op.block_size]
+    fn = _kernel_function(ctx, m, kname, block)
     smem = ir.Constant(I32, 0)
     if op.dynamicSharedMemorySize is not None:
         smem = ctx.get(op.dynamicSharedMemorySize)

@@ -31,6 +31,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 class CudaBackend(Backend):
     name = "cuda"
+    # Host code may embed a second image of a gpu.module, lowered for block sizes that
+    # are multiples of 32, and pick it at launch (codegen/gpu_host._declare_gpu_module).
+    whole_subgroup_variants = True
 
     def probe(self, env: Mapping[str, str] | None = None) -> driver.DeviceInfo | None:
         """The device a run with ``env`` would use (``GPURUNNER_DEVICE``,
