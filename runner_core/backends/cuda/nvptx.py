@@ -38,8 +38,9 @@ _lock = threading.Lock()
 _initialized = False
 
 # 32-bit shared/constant/local pointers for the kernels we generate (see target_machine).
-# Off until measured on hardware: the PTX assembles (ptxas, test/cuda), but no GPU has run
-# it yet; GPURUNNER_NVPTX_SHORT_PTR=1 turns it on for that check.
+# Off: an H100 ran every project GPU program with it (all pass), but the reduction it was
+# meant to speed up was not faster (bench/results/gpu-late-2026-12-06.md), and LLVM 22's
+# own PTX keeps 64-bit pointers.  GPURUNNER_NVPTX_SHORT_PTR=1 turns it on.
 SHORT_POINTERS = os.environ.get("GPURUNNER_NVPTX_SHORT_PTR", "") == "1"
 
 
