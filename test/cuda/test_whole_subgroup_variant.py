@@ -4,13 +4,15 @@ A kernel with a ``gpu.all_reduce`` of a kind and no declared block size is lower
 once for any block size (a block-size test and partial-subgroup code), once for sizes that
 are multiples of 32 (straight-line shuffles only); the launch picks by its block size.
 Here, without a GPU: which images the host code embeds, what their PTX holds, and that the
-launch tests the block size.  The GPU suite runs the variant (test_all_reduce_rounds.py's
-block shapes, the project's all_reduce programs) against the Python model.
+launch tests the block size.  On a GPU, integration_test/gpu/all_reduce_block_sizes.mlir
+runs both images (nine block shapes of one kernel) against values from Python; the other
+all_reduce programs launch kernels whose sizes outlining records, which need no variant.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import llvmlite.ir as ir
 import pytest
@@ -22,6 +24,8 @@ from runner_core.backends.cuda.image import parse_image
 from runner_core.codegen import lower_module
 from runner_core.codegen.target import host_target
 from runner_core.ir.parse import parse_source
+
+ROOT = Path(__file__).resolve().parents[2]
 
 PROGRAM = """\
 module attributes {{gpu.container_module}} {{
@@ -95,3 +99,11 @@ def test_a_region_reduction_has_no_second_image():
         "        %z = arith.addf %l, %r : f32\n        gpu.yield %z : f32\n      } : (f32) -> f32")
     _, irs = _images(text)
     assert len(irs) == 1
+
+
+def test_the_gpu_program_of_nine_block_shapes_gets_both_images():
+    """integration_test/gpu/all_reduce_block_sizes.mlir launches one kernel with whole-warp
+    and other block sizes: on a GPU it runs both images against its Python-derived CHECKs."""
+    path = ROOT / "integration_test" / "gpu" / "all_reduce_block_sizes.mlir"
+    _, irs = _images(path.read_text())
+    assert len(irs) == 2
