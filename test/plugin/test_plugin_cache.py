@@ -288,3 +288,27 @@ def test_a_damaged_collection_entry_is_a_miss(project, integration, tmp_path):
     result = run(project, "-v", f"--gpurunner-cache-dir={cache}")
     result.assert_outcomes(passed=1)
     assert cache_line(result)["collect"] == (0, 1)
+
+
+MODULES_PROBE = """
+import sys
+
+
+def pytest_sessionfinish(session):
+    loaded = sorted({m.split(".")[0] for m in sys.modules} & {"xdsl", "llvmlite"})
+    print(f"\\ncompiler modules in pytest's process: {loaded}")
+"""
+
+
+def test_pytest_s_own_process_loads_no_compiler_for_integration_tests(
+        project, integration, tmp_path):
+    """Integration tests compile and run in the worker; pytest's process only collects,
+    scans RUN lines (recorded passes included) and reports, so it never pays for xDSL or
+    llvmlite, which each xdist worker would otherwise import (issue 17)."""
+    project.makeconftest(MODULES_PROBE)
+    (integration / "print.mlir").write_text(PROGRAM.format(value=3))
+    for _ in range(2):  # cold, then from the caches
+        result = project.runpytest_subprocess("-p", "no:cacheprovider", "-s",
+                                              f"--gpurunner-cache-dir={tmp_path / 'cache'}")
+        result.assert_outcomes(passed=1)
+        result.stdout.fnmatch_lines(["compiler modules in pytest's process: []"])
