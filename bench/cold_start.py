@@ -19,6 +19,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -37,20 +38,27 @@ def time_help() -> float:
     return time.perf_counter() - start
 
 
-def time_first_result(folder: Path, cache: Path, extra: list[str]) -> float:
+def time_first_result(folder: Path, cache: Path, extra: list[str], tmp: Path) -> float:
+    """Seconds from starting pytest to its first verdict line.  pytest is then killed with
+    its whole session (xdist and runner workers), so its temporary root (under ``tmp``,
+    which the caller removes) is left as it was: nothing of the bench outlives it."""
     env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
+    env["TMPDIR"] = str(tmp)
     cmd = [sys.executable, "-m", "pytest", str(folder), "-v", "-p", "no:cacheprovider",
            f"--gpurunner-cache-dir={cache}", *extra]
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT)
+                            stderr=subprocess.STDOUT, start_new_session=True)
     first = float("nan")
     assert proc.stdout is not None
     for line in proc.stdout:
         if VERDICT.search(line):
             first = time.perf_counter() - start
             break
-    proc.kill()
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
     proc.wait()
     return first
 
@@ -65,16 +73,20 @@ def main() -> int:
     helps = [time_help() for _ in range(args.repeat)]
     print(f"gpurunner --help: median {1000 * statistics.median(helps):.0f} ms "
           f"(min {1000 * min(helps):.0f}, max {1000 * max(helps):.0f})")
-    for extra, label in (([], "serial"), (["-n", "2"], "-n 2")):
-        cold, warm = [], []
-        for _ in range(args.repeat):
-            cache = Path(tempfile.mkdtemp(prefix="cold-start-cache-"))
-            cold.append(time_first_result(args.folder, cache, extra))
-            warm.append(time_first_result(args.folder, cache, extra))
-            shutil.rmtree(cache, ignore_errors=True)
-        print(f"first test result ({label}, {args.folder.name}): cold median "
-              f"{1000 * statistics.median(cold):.0f} ms, warm median "
-              f"{1000 * statistics.median(warm):.0f} ms; load {os.getloadavg()}")
+    tmp = Path(tempfile.mkdtemp(prefix="cold-start-"))
+    try:
+        for extra, label in (([], "serial"), (["-n", "2"], "-n 2")):
+            cold, warm = [], []
+            for _ in range(args.repeat):
+                cache = Path(tempfile.mkdtemp(prefix="cache-", dir=tmp))
+                cold.append(time_first_result(args.folder, cache, extra, tmp))
+                warm.append(time_first_result(args.folder, cache, extra, tmp))
+                shutil.rmtree(cache, ignore_errors=True)
+            print(f"first test result ({label}, {args.folder.name}): cold median "
+                  f"{1000 * statistics.median(cold):.0f} ms, warm median "
+                  f"{1000 * statistics.median(warm):.0f} ms; load {os.getloadavg()}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 
