@@ -8,21 +8,14 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from runner_core import cache
 
-PROGRAM = """\
-llvm.func @printI64(i64)
-llvm.func @printNewline()
-llvm.func @main() {
-  %0 = llvm.mlir.constant(42 : i64) : i64
-  llvm.call @printI64(%0) : (i64) -> ()
-  llvm.call @printNewline() : () -> ()
-  llvm.return
-}
-"""
+# A program in LLVM dialect that prints 42 (shared with test/plugin/test_plugin_hybrid.py).
+PROGRAM = (Path(__file__).resolve().parents[1] / "data" / "print_42_llvm.mlir").read_text()
 
 SCRIPT = """\
 import json, os, sys

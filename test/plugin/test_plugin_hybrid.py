@@ -9,6 +9,8 @@ implementation answers each name, that the report header says so, and the
 """
 
 import os
+import textwrap
+from pathlib import Path
 
 import pytest
 from plugin_session import run
@@ -17,21 +19,13 @@ from test_plugin_tools import make_executable
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 
 # A program the embedded runner runs; the fake mlir-opt passes it through unchanged.
+PRINT_42 = Path(__file__).resolve().parents[1] / "data" / "print_42_llvm.mlir"
 PROGRAM = """
 // RUN: mlir-opt %s | mlir-runner -e main --entry-point-result=void \\
 // RUN:   --shared-libs=%mlir_c_runner_utils | FileCheck %s
 // CHECK: 42
 module {
-  llvm.func @printI64(i64)
-  llvm.func @printNewline()
-  llvm.func @main() {
-    %0 = llvm.mlir.constant(42 : i64) : i64
-    llvm.call @printI64(%0) : (i64) -> ()
-    llvm.call @printNewline() : () -> ()
-    llvm.return
-  }
-}
-"""
+""" + textwrap.indent(PRINT_42.read_text(), "  ") + "}\n"
 
 
 @pytest.fixture
