@@ -77,7 +77,7 @@ class SessionState:
         env: dict[str, str] = {}
         if cache.ENV_VAR in self.settings.environment:
             env[cache.ENV_VAR] = self.settings.environment[cache.ENV_VAR]
-        if cache.has_entries_of_this_code({**os.environ, **env}):
+        if cache.has_entries_of_this_code(self.cache_environment()):
             env[LIGHT_WARM_UP] = "1"
         return env
 
@@ -226,4 +226,3 @@ def _remove_empty_dirs(root: Path) -> None:
 
 def state_of(config: pytest.Config) -> SessionState:
     return config.stash[STATE]
-
