@@ -15,10 +15,23 @@ Public surface:
 
 from __future__ import annotations
 
-from .context import FunctionInfo, LoweringContext
-from .emitter import lower_gpu_module, lower_module
-from .registry import LoweringTable, Registry
-from .target import TargetDescription, host_target
+import importlib
 
-__all__ = ["FunctionInfo", "LoweringContext", "LoweringTable", "Registry", "TargetDescription",
-           "host_target", "lower_gpu_module", "lower_module"]
+# The public names load their modules on first use (PEP 562): a light module of this
+# package, such as ``target``, is imported by the cuda runtime provider, and a run answered
+# from the cache must not pay for the emitter and xDSL through this file (issue 17).
+_HOME = {"FunctionInfo": "context", "LoweringContext": "context",
+         "lower_gpu_module": "emitter", "lower_module": "emitter",
+         "LoweringTable": "registry", "Registry": "registry",
+         "TargetDescription": "target", "host_target": "target"}
+
+
+def __getattr__(name: str):
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = sorted(_HOME)

@@ -63,3 +63,15 @@ def test_the_marker_of_this_code(tmp_path):
     cache.put_json("opt", env, cache.make_key("opt", ["marker test"]), [0, "x", ""])
     assert cache.has_entries_of_this_code(env)
     assert not cache.has_entries_of_this_code({"GPURUNNER_CACHE_DIR": ""})
+
+
+def test_the_cuda_runtime_provider_loads_no_compiler():
+    """On a machine with a GPU, ``auto`` picks the cuda backend, whose runtime provider
+    a cached run resolves its libraries with: that import alone must not pull xDSL in
+    (it did through ``runner_core.codegen``'s package file, seen only on a GPU)."""
+    script = ("import sys, runner_core.backends.cuda.runtime\n"
+              "print(sorted(m for m in sys.modules if m.startswith('xdsl')"
+              " or m == 'runner_core.codegen.emitter'))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
