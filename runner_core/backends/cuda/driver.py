@@ -476,11 +476,14 @@ JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 5, 6
 JIT_INPUT_PTX = 1
 
 
-def link_cubin(ptx: str | bytes, name: str = "kernels") -> bytes:
+def link_cubin(ptx: str | bytes, name: str = "kernels",
+               jit_options: Mapping[int, int] | None = None) -> bytes:
     """PTX -> cubin for the current context's device, with the driver's assembler.
 
     ``cuLinkCreate/AddData/Complete`` hands the cubin back as bytes (unlike
     ``cuModuleLoadData`` of PTX), which is what makes the kernel cache possible.
+    ``jit_options`` (``CUjit_option`` -> integer value) is for experiments with the
+    assembler's settings (``bench/gpu_jit_paths.py``); the runner passes none.
     """
     import ctypes as c
 
@@ -489,10 +492,13 @@ def link_cubin(ptx: str | bytes, name: str = "kernels") -> bytes:
         data += b"\0"
     log_size = 1 << 16
     err_log = c.create_string_buffer(log_size)
-    opts = (c.c_int * 2)(JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
-    vals = (c.c_void_p * 2)(c.cast(err_log, c.c_void_p).value, log_size)
+    extra = dict(jit_options or {})
+    count = 2 + len(extra)
+    opts = (c.c_int * count)(JIT_ERROR_LOG_BUFFER, JIT_ERROR_LOG_BUFFER_SIZE_BYTES, *extra)
+    vals = (c.c_void_p * count)(c.cast(err_log, c.c_void_p).value, log_size,
+                                *extra.values())
     state = c.c_void_p()
-    raw_check(raw("cuLinkCreate")(2, opts, vals, c.byref(state)), "cuLinkCreate")
+    raw_check(raw("cuLinkCreate")(count, opts, vals, c.byref(state)), "cuLinkCreate")
     try:
         buf = c.create_string_buffer(data, len(data))
         code = raw("cuLinkAddData")(state, JIT_INPUT_PTX, c.cast(buf, c.c_void_p), len(data),
