@@ -77,48 +77,69 @@ def prepare(out: Path) -> None:
     print("\n".join(sorted(p.name for p in out.glob("*.ptx"))))
 
 
+class BlockSums:
+    """The reduction's input on the GPU (16M f32 in blocks of 256) and numpy's answer."""
+
+    def __init__(self):
+        import gpu_kernels as g
+        import numpy as np
+
+        self.g, self.d = g, g.cu()
+        self.n, self.block = 1 << 24, 256
+        self.nb = self.n // self.block
+        a = np.random.default_rng(0).random(self.n, dtype=np.float32)
+        self.da = int(g.ck(self.d.cuMemAlloc(self.n * 4)))
+        self.dout = int(g.ck(self.d.cuMemAlloc(self.nb * 4)))
+        g.ck(self.d.cuMemcpyHtoD(g.dptr(self.da), a.ctypes.data, self.n * 4))
+        self.want = a.reshape(self.nb, self.block).astype(np.float64).sum(axis=1)
+        self.stream = g.ck(self.d.cuStreamCreate(0))
+
+    def add(self, cases: dict, label: str, module: int, hand_style: bool) -> None:
+        """The module's block_sum (and block_allsum, for hand-written CUDA's signature)."""
+        g = self.g
+        for kernel in (("block_sum", "block_allsum") if hand_style else ("block_sum",)):
+            args = [("p", self.da), ("p", self.dout)] if hand_style else \
+                g.memref1(self.da, self.n) + g.memref1(self.dout, self.nb)
+            cases[f"{label}:{kernel}"] = (g.Kernel(module, kernel), args)
+
+    def check_and_time(self, cases: dict, ref: str, reps: int) -> None:
+        """Each kernel's sums checked against numpy, then two interleaved timings."""
+        import numpy as np
+
+        g, d, nb, stream = self.g, self.d, self.nb, self.stream
+        launches = {label: (lambda k=k, args=args: k.launch((nb, 1, 1), (self.block, 1, 1),
+                                                            args, stream))
+                    for label, (k, args) in cases.items()}
+        sums = np.empty(nb, np.float32)
+        for label, launch in launches.items():
+            g.ck(d.cuMemsetD32(g.dptr(self.dout), 0, nb))
+            launch()
+            g.ck(d.cuStreamSynchronize(stream))
+            g.ck(d.cuMemcpyDtoH(sums.ctypes.data, g.dptr(self.dout), nb * 4))
+            assert np.allclose(sums, self.want, rtol=1e-5), f"{label} wrong"
+        for rep in range(2):
+            ms = g.time_pair(launches, stream, reps=reps, what=f"rep{rep}")
+            for label, t in sorted(ms.items(), key=lambda kv: kv[1]):
+                print(f"rep {rep} {label:40s} {t * 1e3:7.2f} us  ratio vs {ref} "
+                      f"{ms[ref] / t:.3f}", flush=True)
+
+
 def run(folder: Path) -> None:
     import gpu_kernels as g
-    import numpy as np
 
     from runner_core.backends.cuda import driver as cuda
 
     info = cuda.device_info(cuda.select_ordinal())
     ctx = cuda.context(info.ordinal)
     ctx.make_current()
-    d = g.cu()
+    data = BlockSums()
     hw = cuda.load_module(g.nvrtc_cubin(g.HANDWRITTEN, info.arch)[0], "handwritten")
-    n, block = 1 << 24, 256
-    nb = n // block
-    a = np.random.default_rng(0).random(n, dtype=np.float32)
-    da, dout = int(g.ck(d.cuMemAlloc(n * 4))), int(g.ck(d.cuMemAlloc(nb * 4)))
-    g.ck(d.cuMemcpyHtoD(g.dptr(da), a.ctypes.data, n * 4))
-    want = a.reshape(nb, block).astype(np.float64).sum(axis=1)
-    stream = g.ck(d.cuStreamCreate(0))
-    cases = {"nvrtc_sum": (g.Kernel(hw, "block_sum"), [("p", da), ("p", dout)]),
-             "nvrtc_allsum": (g.Kernel(hw, "block_allsum"), [("p", da), ("p", dout)])}
+    cases: dict = {}
+    data.add(cases, "nvrtc", hw, hand_style=True)
     for ptx in sorted(folder.glob("*.ptx")):
         mod = cuda.load_module(cuda.link_cubin(ptx.read_text(), ptx.stem), ptx.stem)
-        hand_style = ptx.stem.startswith("hand")
-        for kernel in (("block_sum", "block_allsum") if hand_style else ("block_sum",)):
-            args = [("p", da), ("p", dout)] if hand_style else \
-                g.memref1(da, n) + g.memref1(dout, nb)
-            cases[f"{ptx.stem}:{kernel}"] = (g.Kernel(mod, kernel), args)
-    launches = {label: (lambda k=k, args=args: k.launch((nb, 1, 1), (block, 1, 1), args,
-                                                        stream))
-                for label, (k, args) in cases.items()}
-    sums = np.empty(nb, np.float32)
-    for label, launch in launches.items():
-        g.ck(d.cuMemsetD32(g.dptr(dout), 0, nb))
-        launch()
-        g.ck(d.cuStreamSynchronize(stream))
-        g.ck(d.cuMemcpyDtoH(sums.ctypes.data, g.dptr(dout), nb * 4))
-        assert np.allclose(sums, want, rtol=1e-5), f"{label} wrong"
-    for rep in range(2):
-        ms = g.time_pair(launches, stream, reps=300, what=f"rep{rep}")
-        ref = ms["nvrtc_sum"]
-        for label, t in ms.items():
-            print(f"rep {rep} {label:28s} {t * 1e3:7.2f} us  ratio vs nvrtc_sum {ref / t:.3f}")
+        data.add(cases, ptx.stem, mod, hand_style=ptx.stem.startswith("hand"))
+    data.check_and_time(cases, "nvrtc:block_sum", reps=300)
 
 
 def main() -> int:
