@@ -126,14 +126,22 @@ class MlirItem(pytest.Item):
 
     # -- running -------------------------------------------------------------------
 
+    def _cache_property(self) -> dict[str, list[int]]:
+        """This test's ``gpurunner_cache`` property (kind -> [hits, misses]), added on first
+        use: a test that looked nothing up reports none."""
+        for key, value in self.user_properties:
+            if key == "gpurunner_cache":
+                return value
+        value: dict[str, list[int]] = {}
+        self.user_properties.append(("gpurunner_cache", value))
+        return value
+
     def runtest(self) -> None:
         settings = self.state.settings
         self.user_properties.append(("gpurunner_kind",
                                      "integration" if self.kind.integration else "unit"))
-        lookups: dict[str, list[int]] = {}
         if self.collect_lookup is not None:
-            lookups[collect_cache.KIND] = list(self.collect_lookup)
-            self.user_properties.append(("gpurunner_cache", lookups))
+            self._cache_property()[collect_cache.KIND] = list(self.collect_lookup)
         if self.local.unsupported:  # lit does not even parse such tests
             self._skip("UNSUPPORTED: the directory's conftest marks its tests unsupported")
         if self.problem is not None:
@@ -193,9 +201,8 @@ class MlirItem(pytest.Item):
         if result.stages:
             self.user_properties.append(("gpurunner_stages", _stage_names(result)))
             more = _cache_lookups(result)
-            if more and not lookups:
-                self.user_properties.append(("gpurunner_cache", lookups))
-            lookups.update(more)
+            if more:
+                self._cache_property().update(more)
         if result.status == "pass":
             self._verbose_section(result)
             self._cleanup()
