@@ -16,6 +16,13 @@ Public surface:
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for readers and checkers; at run time ``__getattr__`` loads them
+    from .context import FunctionInfo, LoweringContext
+    from .emitter import lower_gpu_module, lower_module
+    from .registry import LoweringTable, Registry
+    from .target import TargetDescription, host_target
 
 # The public names load their modules on first use (PEP 562): a light module of this
 # package, such as ``target``, is imported by the cuda runtime provider, and a run answered
@@ -34,4 +41,5 @@ def __getattr__(name: str):
     return value
 
 
-__all__ = sorted(_HOME)
+__all__ = ["FunctionInfo", "LoweringContext", "LoweringTable", "Registry", "TargetDescription",
+           "host_target", "lower_gpu_module", "lower_module"]

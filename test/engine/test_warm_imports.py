@@ -75,3 +75,16 @@ def test_the_cuda_runtime_provider_loads_no_compiler():
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          timeout=120, check=True)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def test_the_codegen_package_s_lazy_names_are_its_modules_names():
+    import importlib
+
+    from runner_core import codegen
+
+    assert sorted(codegen.__all__) == sorted(codegen._HOME)
+    for name in codegen.__all__:
+        home = importlib.import_module(f"runner_core.codegen.{codegen._HOME[name]}")
+        assert getattr(codegen, name) is getattr(home, name)
+    with pytest.raises(AttributeError):
+        codegen.no_such_name  # noqa: B018
