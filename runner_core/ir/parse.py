@@ -37,6 +37,7 @@ from runner_core.errors import IRError, SourceLocation
 from runner_core.ir.context import shared_context
 from runner_core.ir.dialects._shaped import drop_default_memory_space
 from runner_core.ir.locations import op_location
+from runner_core.ir.type_memo import TypeMemo
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
 from runner_core.ir.verify_errors import UnprefixedVerifyException
 from runner_core.mlir22_names import (
@@ -151,7 +152,7 @@ _OP_NAME = re.compile(r'"?([A-Za-z_][\w$.]*)')
 _DENSE_LITERAL_TYPE = None  # xDSL's constraint on a dense literal's type, built once
 
 
-class _LocatingParser(Parser):
+class _LocatingParser(TypeMemo, Parser):
     """xDSL's parser, attaching a file:line:col location to every op it builds."""
 
     def __init__(self, ctx, source: SourceText):
