@@ -30,12 +30,12 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.parser import Parser
 from xdsl.traits import IsolatedFromAbove, IsTerminator, NoTerminator
 from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.lexer import Span, Token
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from runner_core.errors import IRError, SourceLocation
 from runner_core.ir.context import shared_context
 from runner_core.ir.dialects._shaped import drop_default_memory_space
+from runner_core.ir.lexer import STRING_LITERAL, UNCLOSED_STRING, Lexer
 from runner_core.ir.locations import op_location
 from runner_core.ir.type_memo import TypeMemo
 from runner_core.ir.upgrade_log import UPGRADE_LOG, Upgrade
@@ -76,38 +76,7 @@ class SourceText:
         return IRError(message, loc, self.line(loc.line))
 
 
-# One character (or escape) per repetition: linear.  xDSL's own pattern nests
-# quantifiers (`(?:[^"]+|...)*"`) and backtracks exponentially when the closing
-# quote is missing, so a stray `"` in a 60-character line hung the parser.
-_STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
-
-
-_UNCLOSED_STRING = ("string literal not closed on this line (or an invalid escape sequence "
-                    "in it; valid: \\n \\t \\\\ \\\" and two hex digits)")
 _LEADING_BLANKS = re.compile(r"(?:\s|//[^\n]*)*")
-
-
-class _Utf8Lexer(MLIRLexer):
-    """xDSL's lexer with two string-literal fixes.
-
-    * An unterminated literal (or one with an invalid escape) is reported at once
-      instead of after exponential backtracking in xDSL's regular expression.
-    * xDSL 0.75 lexes a literal holding both an escape and non-ASCII text as *bytes*
-      (so ``cf.assert %c, "é\\n"`` fails to verify); MLIR reads it as a string
-      whenever its contents are valid UTF-8, and so do we.
-    """
-
-    def _lex_string_literal(self, start_pos):
-        if _STRING_LITERAL.match(self.input.content, start_pos) is None:
-            raise ParseError(Span(start_pos, start_pos + 1, self.input), _UNCLOSED_STRING)
-        token = super()._lex_string_literal(start_pos)
-        if token.kind is MLIRTokenKind.BYTES_LIT:
-            try:
-                StringLiteral.from_span(token.span).bytes_contents.decode("utf-8")
-            except UnicodeDecodeError:
-                return token
-            return Token(MLIRTokenKind.STRING_LIT, token.span)
-        return token
 
 
 class _HexFloatElement(Parser._TensorLiteralElement):
@@ -157,7 +126,7 @@ class _LocatingParser(TypeMemo, Parser):
 
     def __init__(self, ctx, source: SourceText):
         super().__init__(ctx, source.text, source.filename)
-        self._parser_state.lexer.__class__ = _Utf8Lexer  # same state, fixed string lexing
+        self._parser_state.lexer.__class__ = Lexer  # same state, fixed string lexing
         self.source = source
         self.op_starts: list[int] = []  # offsets of the op names being parsed (innermost last)
         self.failed_op_start: int | None = None
@@ -322,9 +291,9 @@ def parse_source_ex(text: str, filename: str = "<stdin>", *, verify: bool = True
     _check_nesting(source)
     ctx = shared_context(allow_unregistered=allow_unregistered)
     first = _LEADING_BLANKS.match(text).end()
-    if text.startswith('"', first) and _STRING_LITERAL.match(text, first) is None:
+    if text.startswith('"', first) and STRING_LITERAL.match(text, first) is None:
         # The parser lexes its first token before our lexer fix is installed.
-        raise source.error(_UNCLOSED_STRING, first)
+        raise source.error(UNCLOSED_STRING, first)
     try:
         parser = _LocatingParser(ctx, source)  # lexes the first token already
     except ParseError as e:
